@@ -1,0 +1,1 @@
+"""doubtspec: rules-verification harness for the board game Doubt Is Our Product."""
