@@ -54,9 +54,10 @@ REGISTRY: tuple[Ruling, ...] = (
        ("look-ahead", "a play is illegal if it leaves no legal buy (not supported)")),
     _r("budget-payment", S.SPENDING_BUDGET,
        "Which sets of hand cards may pay a cost?",
-       ("any-cover", "any set of other hand cards whose Budget sums to at least the cost; excess is lost;"
-        " a cost of 0 is paid with no card"),
-       ("minimal", "only sets from which no card can be dropped (fewer, equivalent choices for search)"),
+       ("minimal", "a set of other hand cards whose Budget sums to at least the cost and from which no card"
+        " can be dropped (the excess of the last card is lost; a cost of 0 is paid with no card). Paying"
+        " with a superfluous card only throws it away, since the Draw Phase discards the hand anyway"),
+       ("any-cover", "any set of other hand cards whose Budget sums to at least the cost"),
        selectable=True),
     _r("trigger-match", S.RESERVE_EFFECTS,
        "Which Reserve cards does a standard effect's trigger activate?",
@@ -122,6 +123,9 @@ REGISTRY: tuple[Ruling, ...] = (
     _r("restriction-source", S.AGITATION_AND_GOALS,
        "Where do Restriction cards added by Goals come from?",
        ("pile-only", "the top of the Restrictions pile, only while it has cards; never the trash pile"),),
+    _r("pile-order", S.COMPANY_SETUP,
+       "In which order do the five piles lie (Set-Up does not shuffle them)?",
+       ("lowest-on-top", "by card number, the lowest on top"),),
     _r("named-effects", S.COMPANY_CARDS,
        "Card texts that are not icons.",
        ("registry", "each is implemented once in the engine and referenced by name from the card file"),),
@@ -139,8 +143,9 @@ REGISTRY: tuple[Ruling, ...] = (
        ("nothing", "nothing; it never triggers another Bonus"),),
     _r("influence-payment", S.SPENDING_INFLUENCE,
        "How are tokens and flipped cards combined?",
-       ("shortfall-tokens", "the player chooses face-up cards to flip; tokens pay exactly the shortfall;"
-        " Flight tokens are spent before Influence tokens (they come back at Pacing)"),),
+       ("shortfall-tokens", "the player chooses face-up cards to flip, none of them superfluous (the set"
+        " without its smallest card would not cover the cost); tokens pay exactly the shortfall; Flight"
+        " tokens are spent before Influence tokens (they come back at Pacing)"),),
     _r("pass-bonus", S.MOVEMENT_ON_YOUR_GO,
        "When does Pass give two Influence?",
        ("no-tokens", "when the Movement holds no Influence tokens"),
