@@ -1,0 +1,9 @@
+"""The `doubtspec fuzz` commands (placeholder until implemented)."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the app."""

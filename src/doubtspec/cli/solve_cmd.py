@@ -1,0 +1,9 @@
+"""The `doubtspec solve` commands (placeholder until implemented)."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the app."""
