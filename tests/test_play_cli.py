@@ -1,0 +1,86 @@
+"""`doubtspec play` and the Rich renderer: one game shown turn by turn, ending with its outcome."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from doubtspec.agents.base import Matchup
+from doubtspec.agents.simulate import iter_game
+from doubtspec.cli.app import main
+from doubtspec.cli.render import describe_action, describe_moves, render_state
+from doubtspec.model.engine import legal_actions, new_game
+from doubtspec.model.game import Game
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run the `doubtspec` command in-process: (exit code, stdout, stderr)."""
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _last_lines(out: str, n: int = 3) -> str:
+    return " ".join(line.strip() for line in out.strip().splitlines()[-n:])
+
+
+def test_play_renders_the_game_and_ends_with_the_outcome(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "play", "--seed", "5")
+    assert code == 0
+    for text in ("Set-Up", "Round 1 · Movement", "Round 1 · Company", "Victims", "Doubt", "Profit", "stars",
+                 "Hand", "Deck", "Discard", "Reserve", "Trash", "Company Market", "Tableau", "Movement Market",
+                 "Goals", "available", "Influence", "Supply", "Company draws", "Movement"):
+        assert text in out, text
+    assert "Outcome:" in _last_lines(out)
+    assert " wins by " in _last_lines(out)
+
+
+def test_play_is_the_same_for_the_same_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    first = run_cli(capsys, "play", "--seed", "11", "--no-states")
+    again = run_cli(capsys, "play", "--seed", "11", "--no-states")
+    assert first == again
+    assert first[0] == 0
+
+
+def test_play_with_random_agents_and_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "play", "--seed", "2", "--agents", "random", "--no-states",
+                           "--ruling", "trash-buy=any")
+    assert code == 0
+    assert "company=random,movement=random" in out
+    assert "Outcome:" in _last_lines(out)
+
+
+def test_play_cut_off_at_the_cap_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "play", "--seed", "3", "--max-rounds", "2", "--no-states")
+    assert code == 0
+    assert "Unfinished: cut off after 2 rounds" in _last_lines(out, 1)
+
+
+@pytest.mark.parametrize(("args", "option"), [(("--agents", "company=wizard"), "--agents"),
+                                              (("--max-rounds", "0"), "--max-rounds"),
+                                              (("--ruling", "draw-order"), "--ruling")])
+def test_play_bad_options_exit_2(capsys: pytest.CaptureFixture[str], args: tuple[str, ...], option: str) -> None:
+    code, _, err = run_cli(capsys, "play", *args)
+    assert code == 2
+    assert option in err
+
+
+def test_renderer_describes_every_legal_action_of_a_game(game: Game) -> None:
+    console = Console(file=io.StringIO(), width=120)
+    console.print(render_state(new_game(game)))
+    moves = []
+    for move in iter_game(game, 8, Matchup()):
+        for action in legal_actions(move.before):
+            text = describe_action(move.before, action)
+            assert text and not text.startswith(("c ", "m ", "chance "))
+        moves.append((move.before, move.action))
+    console.print(render_state(moves[-1][0]))
+    lines = describe_moves(moves)
+    assert len(lines) < len(moves)  # draws and refills are merged
+    assert any(line.startswith("Company draws ") and ", " in line for line in lines)

@@ -1,0 +1,182 @@
+"""Simulation: seeds, statistics, worker-count independence, and the `simulate` command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from doubtspec.agents.base import Matchup
+from doubtspec.agents.simulate import (
+    GameResult,
+    SimulationStats,
+    derive_seed,
+    percentiles,
+    play_game,
+    simulate,
+)
+from doubtspec.cli.app import main
+from doubtspec.errors import OptionError
+from doubtspec.model.game import Game
+from doubtspec.model.state import OutcomeReason
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run the `doubtspec` command in-process: (exit code, stdout, stderr)."""
+    try:
+        main(list(args))
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_derive_seed_is_stable_and_spreads() -> None:
+    assert derive_seed(7, 0) == derive_seed(7, 0)
+    seeds = {derive_seed(7, i) for i in range(1000)}
+    assert len(seeds) == 1000
+    assert derive_seed(7, 1) != derive_seed(8, 1)
+    assert all(0 <= s < 2**64 for s in seeds)
+
+
+def test_percentiles_nearest_rank() -> None:
+    figures = percentiles(list(range(1, 11)))
+    assert figures == {"min": 1, "p10": 1, "p25": 3, "median": 5, "p75": 8, "p90": 9, "max": 10, "mean": 5.5}
+    assert percentiles([4])["median"] == 4
+    assert percentiles([])["max"] == 0
+
+
+def test_play_game_repeats_with_its_seed(game: Game) -> None:
+    first = play_game(game, 12345, Matchup())
+    assert first == play_game(game, 12345, Matchup())
+    assert first.finished and first.error is None and not first.stuck
+
+
+def test_round_cap_counts_a_game_as_unfinished(game: Game) -> None:
+    result = play_game(game, 1, Matchup(), max_rounds=3)
+    assert not result.finished and not result.stuck and result.error is None
+    stats = SimulationStats(1, Matchup(), 3, "cards", "defaults", (result,))
+    assert stats.unfinished() == [result]
+    assert stats.to_json()["unfinished"][0]["seed"] == 1
+
+
+def test_simulate_figures_do_not_depend_on_workers(game: Game) -> None:
+    one = simulate(game, 16, seed=9, matchup=Matchup("greedy", "random"), workers=1)
+    two = simulate(game, 16, seed=9, matchup=Matchup("greedy", "random"), workers=2)
+    assert one.results == two.results
+    assert one.to_json() == two.to_json()
+
+
+def test_simulate_reports_progress_and_sums_up(game: Game) -> None:
+    seen: list[int] = []
+    stats = simulate(game, 10, seed=2, matchup=Matchup(), progress=seen.append)
+    assert sum(seen) == 10
+    assert [r.index for r in stats.results] == list(range(10))
+    assert [r.seed for r in stats.results] == [derive_seed(2, i) for i in range(10)]
+    data = stats.to_json()
+    assert sum(data["wins_by_side"].values()) + len(data["unfinished"]) + len(data["stuck"]) + len(
+        data["errors"]) == 10
+    assert sum(data["wins_by_reason"].values()) == sum(data["wins_by_side"].values())
+    assert sum(data["stars"].values()) == sum(data["goals"].values()) == 10
+    assert set(data["rounds"]) == {"min", "p10", "p25", "median", "p75", "p90", "max", "mean"}
+
+
+def test_stats_count_by_side_and_reason() -> None:
+    def result(index: int, reason: OutcomeReason | None) -> GameResult:
+        return GameResult(index, index, reason, 10 + index, 3, 0, 0, 0, 0, 100)
+
+    stats = SimulationStats(0, Matchup(), 300, "cards", "defaults", (
+        result(0, OutcomeReason.STAR_VICTORY), result(1, OutcomeReason.GOAL_VICTORY),
+        result(2, OutcomeReason.MARGINALIZATION), result(3, None)))
+    assert stats.wins_by_side() == {"company": 1, "movement": 2}
+    assert stats.wins_by_reason()["marginalization"] == 1
+    assert [r.index for r in stats.unfinished()] == [3]
+    assert stats.rounds()["max"] == 12  # the unfinished game does not count
+
+
+@pytest.mark.parametrize(("kwargs", "field"), [({"games": 0}, "--games"), ({"games": 3, "workers": -1}, "--workers"),
+                                               ({"games": 3, "max_rounds": 0}, "--max-rounds")])
+def test_simulate_rejects_bad_counts(game: Game, kwargs: dict[str, int], field: str) -> None:
+    with pytest.raises(OptionError) as info:
+        simulate(game, seed=0, **kwargs)  # type: ignore[arg-type]
+    assert info.value.field == field
+
+
+# --- the command ----------------------------------------------------------------------------------
+
+
+def test_simulate_json_is_the_same_with_one_or_two_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    code1, out1, _ = run_cli(capsys, "simulate", "--games", "12", "--seed", "4", "--workers", "1", "--json")
+    code2, out2, _ = run_cli(capsys, "simulate", "--games", "12", "--seed", "4", "--workers", "2", "--json")
+    assert code1 == code2 == 0
+    assert out1 == out2
+    data = json.loads(out1)
+    assert data["games"] == 12 and data["seed"] == 4
+    assert data["agents"] == {"company": "greedy", "movement": "greedy"}
+    assert data["stuck"] == [] and data["errors"] == []
+
+
+def test_simulate_table_names_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "simulate", "--games", "6", "--seed", "1",
+                           "--agents", "company=greedy,movement=random")
+    assert code == 0
+    for text in ("Outcomes", "star-victory", "goal-victory", "rounds", "reshuffles", "median", "Company stars",
+                 "Goals achieved", "company=greedy,movement=random", "games/s"):
+        assert text in out
+
+
+def test_simulate_accepts_cards_and_rulings(capsys: pytest.CaptureFixture[str]) -> None:
+    from doubtspec.model.cards import default_cards_path
+
+    code, out, _ = run_cli(capsys, "simulate", "--games", "3", "--json", "--cards", str(default_cards_path()),
+                           "--ruling", "draw-order=reshuffle-first")
+    assert code == 0
+    assert json.loads(out)["rulings"] == "draw-order=reshuffle-first"
+
+
+@pytest.mark.parametrize(("args", "option"), [
+    (("--games", "0"), "--games"),
+    (("--agents", "company=psychic"), "--agents"),
+    (("--agents", "dealer=greedy"), "--agents"),
+    (("--workers", "-2"), "--workers"),
+    (("--max-rounds", "0"), "--max-rounds"),
+    (("--ruling", "no-such-ruling=x"), "--ruling"),
+])
+def test_simulate_bad_options_exit_2_naming_the_option(capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
+                                                       option: str) -> None:
+    extra = () if args[0] == "--games" else ("--games", "2")
+    code, _, err = run_cli(capsys, "simulate", *extra, *args)
+    assert code == 2
+    assert option in err
+
+
+# --- failures are recorded with their seed ------------------------------------------------------
+
+
+class _BrokenAgent:
+    def choose(self, state: object, actions: object) -> object:
+        raise RuntimeError("agent failure")
+
+
+def test_an_exception_is_recorded_with_its_seed(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    from doubtspec.agents import base
+
+    monkeypatch.setitem(base.AGENTS, "broken", lambda game, side, rng: _BrokenAgent())
+    result = play_game(game, 31, Matchup("greedy", "broken"))
+    assert result.error == "RuntimeError: agent failure"
+    assert not result.finished and result.seed == 31
+    stats = SimulationStats(0, Matchup("greedy", "broken"), 300, "cards", "defaults", (result,))
+    assert stats.errors() == [result] and stats.unfinished() == []
+
+
+def test_a_state_without_legal_actions_is_reported_stuck(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    from doubtspec.agents import simulate as module
+    from doubtspec.model.engine import legal_actions
+
+    def starved(state: object) -> tuple[object, ...]:
+        return () if getattr(state, "round", 0) >= 2 else legal_actions(state)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module, "legal_actions", starved)
+    result = play_game(game, 5, Matchup())
+    assert result.stuck and not result.finished and result.rounds == 2
