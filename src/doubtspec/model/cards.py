@@ -411,6 +411,40 @@ class _Loader:
                 return i
         return None
 
+    def entry_line(self, header: str, index: int, key: str, value: object) -> int | None:
+        """The line of `key` in the `index`-th `[[header]]` table (its header line if the key is absent).
+
+        Counting tables rather than searching for the value keeps the line right when two entries
+        share a value (a duplicate card number) or the value is of the wrong type. Arrays written
+        inline have no headers; then the first `key = value` line is the best guess.
+        """
+        header_re = re.compile(r"^\s*\[\[\s*" + re.escape(header) + r"\s*\]\]")
+        starts = [i for i, line in enumerate(self.lines) if header_re.match(line)]
+        if index >= len(starts):
+            return self.line_of_entry(header, key, value)
+        key_re = re.compile(r"^\s*" + re.escape(key) + r"\s*=")
+        for i in range(starts[index] + 1, len(self.lines)):
+            line = self.lines[i].lstrip()
+            if line.startswith("[") and not line.startswith("[" + header + "."):
+                break  # the next table: the key is not in this entry
+            if key_re.match(line):
+                return i + 1
+        return starts[index] + 1
+
+    def line_in_table(self, table: str, key: str) -> int | None:
+        """The line of `key = ...` inside the `[table]` section (keys such as `victims` recur elsewhere)."""
+        header_re = re.compile(r"^\s*\[\s*" + re.escape(table) + r"\s*\]")
+        key_re = re.compile(r"^\s*" + re.escape(key) + r"\s*=")
+        inside = False
+        for i, line in enumerate(self.lines, start=1):
+            if header_re.match(line):
+                inside = True
+            elif inside and line.lstrip().startswith("["):
+                break
+            elif inside and key_re.match(line):
+                return i
+        return self.line_of_key(key)
+
     def line_of_key(self, key: str) -> int | None:
         key_re = re.compile(r"^\s*" + re.escape(key) + r"\s*=")
         for i, line in enumerate(self.lines, start=1):
@@ -491,6 +525,7 @@ class _Loader:
         rules = self.load_rules()
         display = self.load_display()
         supply = self.load_supply()
+        self.check_setup_pieces(supply, display, rules)
         company, deck, piles, pairs = self.load_company(rules)
         movement, starting, market = self.load_movement()
         goals = self.load_goals(company)
@@ -521,7 +556,8 @@ class _Loader:
         data = self.table(self.raw["rules"], "rules")
         names = set(GameRules.__dataclass_fields__)
         self.keys(data, names, names, "rules")
-        values = {k: self.integer(data, k, "rules", self.line_of_key(k), minimum=1 if k != "stacks_dealt" else 0)
+        values = {k: self.integer(data, k, "rules", self.line_in_table("rules", k),
+                                  minimum=1 if k != "stacks_dealt" else 0)
                   for k in names}
         return GameRules(**values)
 
@@ -534,29 +570,34 @@ class _Loader:
         self.keys(values_raw, zone_keys, zone_keys, "display.doubt_values")
         doubt_values = []
         for zone in Zone:
-            column = self.int_list(values_raw[zone.key], f"display.doubt_values.{zone.key}",
-                                   self.line_of_key(zone.key))
+            line = self.line_in_table("display.doubt_values", zone.key)
+            column = self.int_list(values_raw[zone.key], f"display.doubt_values.{zone.key}", line)
             if not column or any(v < 0 for v in column):
                 raise self.fail("a column needs at least one space, each with a value >= 0",
-                                f"display.doubt_values.{zone.key}", self.line_of_key(zone.key))
+                                f"display.doubt_values.{zone.key}", line)
             doubt_values.append(column)
         victims_raw = self.table(data["setup_victims"], "display.setup_victims")
         self.keys(victims_raw, zone_keys, set(), "display.setup_victims")
-        setup_victims = tuple(self.integer(victims_raw, z.key, "display.setup_victims", default=0) for z in Zone)
+        setup_victims = tuple(self.integer(victims_raw, z.key, "display.setup_victims",
+                                           self.line_in_table("display.setup_victims", z.key), default=0)
+                              for z in Zone)
         doubt_raw = self.table(data["setup_doubt"], "display.setup_doubt")
         self.keys(doubt_raw, zone_keys, set(), "display.setup_doubt")
-        setup_doubt = tuple(self.integer(doubt_raw, z.key, "display.setup_doubt", default=0) for z in Zone)
+        setup_doubt = tuple(self.integer(doubt_raw, z.key, "display.setup_doubt",
+                                         self.line_in_table("display.setup_doubt", z.key), default=0)
+                            for z in Zone)
         for zone in Zone:
             if setup_doubt[zone] > len(doubt_values[zone]):
                 raise self.fail(f"more Doubt than the column has spaces ({len(doubt_values[zone])})",
-                                f"display.setup_doubt.{zone.key}")
+                                f"display.setup_doubt.{zone.key}", self.line_in_table("display.setup_doubt", zone.key))
         chart_raw = data["acceptance_chart"]
         if not isinstance(chart_raw, list) or not chart_raw:
             raise self.fail("expected a non-empty list of rows", "display.acceptance_chart")
         chart: list[ChartRow] = []
         for i, row_raw in enumerate(chart_raw):
             fname = f"display.acceptance_chart[{i}]"
-            line = self.line_of_entry("display.acceptance_chart", "min_profit", row_raw.get("min_profit"))
+            line = self.entry_line("display.acceptance_chart", i, "min_profit",
+                                   row_raw.get("min_profit") if isinstance(row_raw, dict) else None)
             row = self.table(row_raw, fname, line)
             self.keys(row, {"min_profit", "victims"}, {"min_profit", "victims"}, fname, line)
             seed = self.table(row["victims"], f"{fname}.victims", line)
@@ -573,7 +614,16 @@ class _Loader:
         data = self.table(self.raw["supply"], "supply")
         names = {k.value for k in TokenKind}
         self.keys(data, names, names, "supply")
-        return {k: self.integer(data, k.value, "supply", self.line_of_key(k.value)) for k in TokenKind}
+        return {k: self.integer(data, k.value, "supply", self.line_in_table("supply", k.value)) for k in TokenKind}
+
+    def check_setup_pieces(self, supply: Mapping[TokenKind, int], display: Display, rules: GameRules) -> None:
+        """Set-Up (both sides): the pieces placed at Set-Up must exist in the piece-limited supplies."""
+        needs = {TokenKind.VICTIMS: sum(display.setup_victims), TokenKind.DOUBT: sum(display.setup_doubt),
+                 TokenKind.INFLUENCE: rules.movement_starting_influence}
+        for kind, need in needs.items():
+            if supply[kind] < need:
+                raise self.fail(f"{supply[kind]} pieces cannot cover the {need} placed at Set-Up",
+                                f"supply.{kind.value}", self.line_in_table("supply", kind.value))
 
     def company_effects(self, value: object, field: str, line: int | None) -> tuple[CompanyEffect, ...]:
         if not isinstance(value, list):
@@ -629,7 +679,7 @@ class _Loader:
             raise self.fail("expected an array of tables [[company.cards]]", "company.cards")
         for i, raw_card in enumerate(data["cards"]):
             number = raw_card.get("number") if isinstance(raw_card, dict) else None
-            line = self.line_of_entry("company.cards", "number", number)
+            line = self.entry_line("company.cards", i, "number", number)
             fname = f"company.cards[{i}]" if number is None else f"company card {number}"
             card_raw = self.table(raw_card, fname, line)
             self.keys(card_raw, {"number", "name", "kind", "budget", "standard", "reserve", "invented"},
@@ -683,7 +733,8 @@ class _Loader:
         piles: list[Pile] = []
         for i, pile_raw in enumerate(piles_raw):
             pf = f"company.piles[{i}]"
-            line = self.line_of_entry("company.piles", "kind", f'"{pile_raw.get("kind")}"')
+            line = self.entry_line("company.piles", i, "kind",
+                                   f'"{pile_raw.get("kind")}"' if isinstance(pile_raw, dict) else None)
             p = self.table(pile_raw, pf, line)
             self.keys(p, {"kind", "name", "cards"}, {"kind", "name", "cards"}, pf, line)
             pile_cards = tuple(CompanyCardId(n) for n in self.int_list(p["cards"], f"{pf}.cards", line))
@@ -696,14 +747,12 @@ class _Loader:
             piles.append(Pile(self.string(p, "kind", pf, line), self.string(p, "name", pf, line), pile_cards))
         got = tuple((p.kind, tuple(sorted(p.cards))) for p in piles)
         if got != _PILE_SETUP:
+            # Point at the first pile that differs (or the last one when piles are missing).
+            piles_vs_setup = zip(got, _PILE_SETUP, strict=False)
+            wrong = max(0, next((i for i, (a, b) in enumerate(piles_vs_setup) if a != b), min(len(got), 5) - 1))
             raise self.fail("the five piles must be, in order, " + "; ".join(
                 f"{kind} {cs[0]}-{cs[-1]}" for kind, cs in _PILE_SETUP) + " (Company Set-Up step 2)",
-                "company.piles", self.line_of_key("cards"))
-        for pile in piles:
-            if pile.kind == "restriction":
-                for n in pile.cards:
-                    if cards[n].standard is not None or cards[n].reserve is not None:
-                        pass  # a designer may give Restriction cards effects; nothing forbids it
+                f"company.piles[{wrong}]", self.entry_line("company.piles", wrong, "cards", None) if got else None)
         extra = sorted(n for n in cards if n > 32)
         pairs: list[tuple[CompanyCardId, CompanyCardId]] = []
         for n in extra:
@@ -733,7 +782,7 @@ class _Loader:
         bonus_names = {b.value for b in BonusKind}
         for i, raw_card in enumerate(data["cards"]):
             number = raw_card.get("number") if isinstance(raw_card, dict) else None
-            line = self.line_of_entry("movement.cards", "number", number)
+            line = self.entry_line("movement.cards", i, "number", number)
             fname = f"movement.cards[{i}]" if number is None else f"movement card {number}"
             c = self.table(raw_card, fname, line)
             self.keys(c, {"number", "name", "influence", "icons", "bonuses", "passive", "invented"},
@@ -791,7 +840,7 @@ class _Loader:
         goals: dict[GoalId, Goal] = {}
         for i, raw_goal in enumerate(raw):
             number = raw_goal.get("number") if isinstance(raw_goal, dict) else None
-            line = self.line_of_entry("goals", "number", number)
+            line = self.entry_line("goals", i, "number", number)
             fname = f"goals[{i}]" if number is None else f"goal G{number}"
             g = self.table(raw_goal, fname, line)
             self.keys(g, {"number", "name", "cost", "points", "effects", "passive", "invented"},

@@ -182,7 +182,7 @@ def trash_from_hand(w: Work, card: int) -> None:
 
 
 def finish_play(w: Work, card: int) -> None:
-    """Standard Effects: a card played for its standard effect is discarded after it resolved."""
+    """Standard Effects: once its effects have resolved, the played card moves to the discard pile."""
     w.c_in_play = without(w.c_in_play, card)
     w.c_discard = sorted_with(w.c_discard, card)
 
@@ -267,16 +267,21 @@ def score_and_seed(w: Work) -> None:
 
 
 def resolve_reserve_card(w: Work, index: int) -> None:
-    """Reshuffle Sequence C, one card from the right: its reshuffle effects, then to the trash pile."""
+    """Reshuffle Sequence C, one card from the right: its reshuffle effects, then to the trash pile.
+
+    Interference (Company): a banned card has no effect, so its reshuffle effects are skipped and, under
+    ruling banned-reserve=no-effect, its instruction to stay too.
+    """
     if index < 0:
         return
     game = w.game
     card = w.c_reserve[index]
     side = game.company_card(card).reserve
+    banned = is_banned(game, w.banned, card)
     steps: list[Step] = []
-    if side is not None and not is_banned(game, w.banned, card):
+    if side is not None and not banned:
         steps.extend(Effect(e) for e in side.on_reshuffle)
-    if side is None or not side.stays:
+    if side is None or not side.stays or (banned and not game.banned_stay):
         w.c_reserve = w.c_reserve[:index] + w.c_reserve[index + 1:]
         w.trash = (*w.trash, card)
     steps.append(ResolveReserveCard(index - 1))

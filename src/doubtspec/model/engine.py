@@ -112,7 +112,7 @@ def new_game(cards: CardSet | Game | None = None, rulings: Rulings = DEFAULT_RUL
     influence = data.rules.movement_starting_influence
     supply[TOKEN_INDEX[TokenKind.INFLUENCE]] -= influence
     if min(supply) < 0:
-        raise ValueError("the supply's piece limits cannot cover Set-Up")  # validated by the card loader
+        raise ValueError("the supply's piece limits cannot cover Set-Up")  # the loader rejects such files
     w = Work(
         game=game, phase=Phase.SETUP, round=0, pending=(), outcome=None,
         c_deck=tuple(sorted(data.starting_deck)), c_hand=(), c_discard=(), c_reserve=(), c_in_play=(),

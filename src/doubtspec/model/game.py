@@ -25,6 +25,7 @@ class Game:
 
     __slots__ = (
         "_payments",
+        "banned_stay",
         "budget",
         "cards",
         "company",
@@ -62,6 +63,7 @@ class Game:
         self.lobby_goals = rulings.get("lobby-targets") == "market-and-goals"
         self.pass_counts_cards = rulings.get("pass-bonus") == "no-influence"
         self.messaging_any_zones = rulings.get("messaging-zones") == "any-zones"
+        self.banned_stay = rulings.get("banned-reserve") == "stays-honoured"
         self._payments: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
 
     @classmethod

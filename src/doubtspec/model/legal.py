@@ -234,7 +234,9 @@ def agitation_choices(state: GameState, step: Agitation) -> list[Action]:
         need = game.goal(state.goals[slot]).cost + state.goal_profit[slot] - state.goal_agitation[slot]
         top = min(state.agitation, max(0, need - step.icons))
         for tokens in range(top + 1):
-            if step.icons + tokens > 0:
+            # Agitation and Goals: the tokens already on a Goal reduce its cost, so a Goal whose Lobbying
+            # was taken back may be paid already and is claimed with no new Agitation.
+            if step.icons + tokens > 0 or need <= 0:
                 actions.append(Agitate(slot, tokens))
     if actions:
         actions.append(Skip(Side.MOVEMENT))
@@ -313,6 +315,18 @@ LOWER_GOALS = (1, 2, 3, 4, 5, 6)
 """Movement Set-Up 2: G1-G6 are split; G7-G9 join one half."""
 
 
+_CHANCE: dict[int, Chance] = {}
+"""Chance outcomes are small immutable values drawn again and again: built once each, then shared."""
+
+
 def chance_actions(state: GameState, step: Step) -> list[Action]:
-    return [Chance(v) for v in chance_values(state, step)]
+    """The outcomes of a chance step as actions (see `chance_values`)."""
+    cache = _CHANCE
+    actions: list[Action] = []
+    for value in chance_values(state, step):
+        action = cache.get(value)
+        if action is None:
+            action = cache[value] = Chance(value)
+        actions.append(action)
+    return actions
 

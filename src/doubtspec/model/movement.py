@@ -282,7 +282,10 @@ def pass_turn(w: Work) -> None:
 
 
 def pacing_passives(w: Work) -> None:
-    """Pacing step 1: passives of face-up Tableau cards and achieved Goals; Refresh passives flip."""
+    """Pacing step 1: passives of face-up Tableau cards and achieved Goals; Refresh passives flip.
+
+    Ruling refresh-passives: only face-up Tableau cards' Refresh passives count (not the Goals').
+    """
     game = w.game
     influence = messaging = agitation = refreshes = 0
     for card, up in w.tableau:

@@ -96,7 +96,8 @@ REGISTRY: tuple[Ruling, ...] = (
        ("end-of-turn", "at the end of the Company's turn (a Marginalization in between would win instead)")),
     _r("profit-victory", S.COMPANY_RULES,
        "Which Profit counts for the 70-Profit victory?",
-       ("held-after-sequence", "Profit the Company holds (not on Movement cards) at the end of the Sequence"),),
+       ("held-after-sequence", "Profit the Company holds (not on Movement cards) at the end of the Sequence,"
+        " checked after step D's draw, so a Marginalization at step D ends the game first"),),
     _r("mid-play-reshuffle", S.RESHUFFLE_SEQUENCE,
        "A card draws from an empty deck during the Play Phase.",
        ("silent", "shuffle the discards into the deck without the Sequence and without Pacing"),),
@@ -111,6 +112,13 @@ REGISTRY: tuple[Ruling, ...] = (
     _r("unlobby", S.COMPANY_INTERFERENCE,
        "The voluntary removal of Profit at the start of the Company's turn.",
        ("one-card-before-first-play", "all tokens of one card, before the turn's first play; back to the supply"),),
+    _r("banned-reserve", S.COMPANY_INTERFERENCE,
+       "What happens to a banned card already in the Reserve at step C of the Reshuffle Sequence?",
+       ("no-effect", "it has no effect at all: its reshuffle effects are skipped and an instruction to stay in the"
+        " Reserve is ignored, so it goes to the trash pile like a card without instructions"),
+       ("stays-honoured", "its reshuffle effects are skipped, but a card that says it stays remains in the Reserve"
+        " (staying is read as not being an effect)"),
+       selectable=True),
     _r("ban-scope", S.MOVEMENT_INTERFERENCE,
        "What does a ban cover, and what does it cost?",
        ("kind", "every card of the banned pile's kind, wherever it is; one Ban token on that pile"),),
@@ -146,6 +154,12 @@ REGISTRY: tuple[Ruling, ...] = (
        ("shortfall-tokens", "the player chooses face-up cards to flip, none of them superfluous (the set"
         " without its smallest card would not cover the cost); tokens pay exactly the shortfall; Flight"
         " tokens are spent before Influence tokens (they come back at Pacing)"),),
+    _r("refresh-passives", S.PACING,
+       "Which Refresh Passive Abilities count at Pacing step 1?",
+       ("face-up-tableau", "those of face-up Tableau cards, like the token passives (only face-up cards act); a"
+        " Refresh passive on an achieved Goal does nothing, since the step counts only the Tableau's"),
+       ("whole-tableau", "those of every Tableau card, face up or face down (not supported)"),
+       ("tableau-and-goals", "those of face-up Tableau cards and of achieved Goals (not supported)")),
     _r("pass-bonus", S.MOVEMENT_ON_YOUR_GO,
        "When does Pass give two Influence?",
        ("no-tokens", "when the Movement holds no Influence tokens"),

@@ -1,0 +1,246 @@
+"""The card loader's errors and the shipped provisional set's coverage of every mechanism.
+
+Each broken file is the shipped set with one edit (docs/cards.md says what a file may hold); the
+loader must name the file, the line, the card and the field, and `doubtspec cards check PATH` must
+exit 2 with the same. The shipped set must load, say it is provisional, keep the rulebook's facts
+(shared CARD-FACTS.md) and exercise every mechanism, so that no rule is dead code.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+from doubtspec.errors import CardFileError
+from doubtspec.model.cards import (
+    NAMED_EFFECTS,
+    BonusKind,
+    CardSet,
+    CompanyEffect,
+    GoalEffect,
+    HandSize,
+    Icon,
+    MarketAction,
+    NamedEffect,
+    Trigger,
+    default_cards_path,
+    load_cards,
+    parse_cards,
+)
+
+SHIPPED = default_cards_path()
+TEXT = SHIPPED.read_text(encoding="utf-8")
+DOUBTSPEC = Path(sys.executable).parent / "doubtspec"
+
+
+def line_of(text: str, snippet: str) -> int:
+    """The 1-based line on which `snippet` (which occurs once) starts."""
+    assert text.count(snippet) == 1, snippet
+    return text[: text.index(snippet)].count("\n") + 1
+
+
+def run_check(path: Path) -> subprocess.CompletedProcess[str]:
+    """`doubtspec cards check PATH`, wide enough that Rich never wraps the message."""
+    env = {**os.environ, "COLUMNS": "400", "NO_COLOR": "1"}
+    return subprocess.run([str(DOUBTSPEC), "cards", "check", str(path)], capture_output=True, text=True,
+                          env=env, timeout=60, check=False)
+
+
+# (id, text replaced, replacement, marker of the expected line in the broken file, field, message)
+BROKEN = [
+    pytest.param('  effects = [ { op = "discount", amount = 1 } ]', '  effects = [ { op = "bribe", amount = 1 } ]',
+                 'number = 6\nname = "Wholesale Pricing"', "company card 6.standard.effects[0].op",
+                 "unknown effect op 'bribe'", id="unknown-effect-op"),
+    pytest.param('name = "Sales Representative"\nkind = "sales"\nbudget = 2',
+                 'name = "Sales Representative"\nkind = "sales"\nbudget = "two"',
+                 'number = 5\nname = "Sales Representative"', "company card 5.budget", "expected an integer",
+                 id="wrong-type"),
+    pytest.param('number = 12\nname = "Cigarette Girls"', 'number = 11\nname = "Cigarette Girls"',
+                 'number = 11\nname = "Cigarette Girls"', "company card 11.number", "duplicate card number 11",
+                 id="duplicate-number"),
+    pytest.param("cards = [13, 14, 15, 16]", "cards = [13, 14, 15]", "cards = [13, 14, 15]", "company.piles[0]",
+                 "Company Set-Up step 2", id="pile-not-as-set-up"),
+    pytest.param("cards = [17, 18, 19, 20]", "cards = [17, 18, 19, 21]", 'kind = "television"\nname = "Television"',
+                 "company.piles[1].cards", "has kind 'culture'", id="pile-card-of-another-kind"),
+    pytest.param('{ op = "ban", kind = "sponsorship" }', '{ op = "ban", kind = "radio" }',
+                 'number = 9\nname = "FDA Tobacco Rule"', "goal G9.effects[0].kind", "no Company card has kind 'radio'",
+                 id="goal-bans-missing-kind"),
+    pytest.param('name = "Advertising"\n', 'name = "Advertising"\ncolour = "red"\n',
+                 'number = 1\nname = "Advertising"', "company card 1.colour", "unknown key 'colour'",
+                 id="unknown-key-company"),
+    pytest.param('name = "Wynder & Graham"\n', 'name = "Wynder & Graham"\nflavour = 1\n',
+                 'number = 2\nname = "Wynder & Graham"', "movement card 2.flavour", "unknown key 'flavour'",
+                 id="unknown-key-movement"),
+    pytest.param('name = "Wholesale Pricing"\n', 'name = "Wholesale Pricing\n', 'name = "Wholesale Pricing\n',
+                 None, "not valid TOML", id="bad-toml-syntax"),
+    pytest.param("victims = 40", "victims = 5", "victims = 5", "supply.victims",
+                 "cannot cover the 6 placed at Set-Up", id="supply-short-of-set-up"),
+    pytest.param("influence = 30", 'influence = "lots"', 'influence = "lots"', "supply.influence",
+                 "expected an integer", id="supply-wrong-type"),
+    pytest.param("middle_age = 3\nelderly = 0", "middle_age = -1\nelderly = 0", "middle_age = -1",
+                 "display.setup_victims.middle_age", "must be at least 0", id="negative-set-up-victims"),
+]
+
+
+@pytest.fixture(scope="module")
+def shipped() -> CardSet:
+    return load_cards()
+
+
+@pytest.mark.parametrize(("old", "new", "marker", "field", "message"), BROKEN)
+def test_loader_error_names_file_line_card_and_field(tmp_path: Path, old: str, new: str, marker: str,
+                                                     field: str | None, message: str) -> None:
+    assert TEXT.count(old) == 1, old
+    broken = TEXT.replace(old, new)
+    path = tmp_path / "broken.toml"
+    path.write_text(broken, encoding="utf-8")
+    with pytest.raises(CardFileError) as info:
+        load_cards(path)
+    error = info.value
+    assert error.path == str(path)
+    assert error.line == line_of(broken, marker)
+    assert error.field == field
+    assert message in error.message
+    assert error.describe().startswith(f"{path}:{error.line}: ")
+
+
+@pytest.mark.parametrize(("old", "new", "marker", "field", "message"), BROKEN)
+def test_cards_check_exits_2_naming_file_line_and_field(tmp_path: Path, old: str, new: str, marker: str,
+                                                        field: str | None, message: str) -> None:
+    broken = TEXT.replace(old, new)
+    path = tmp_path / "broken.toml"
+    path.write_text(broken, encoding="utf-8")
+    result = run_check(path)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"{path}:{line_of(broken, marker)}:" in result.stderr
+    if field is not None:
+        assert field in result.stderr
+    assert message in result.stderr
+
+
+def test_cards_check_missing_file_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "absent.toml"
+    with pytest.raises(CardFileError) as info:
+        load_cards(path)
+    assert info.value.path == str(path)
+    result = run_check(path)
+    assert result.returncode == 2 and str(path) in result.stderr
+
+
+def test_cards_check_accepts_the_shipped_set() -> None:
+    result = run_check(SHIPPED)
+    assert result.returncode == 0, result.stderr
+    assert "provisional" in result.stdout
+    default = subprocess.run([str(DOUBTSPEC), "cards", "check", "--json"], capture_output=True, text=True,
+                             timeout=60, check=False)
+    assert default.returncode == 0 and '"provisional": true' in default.stdout
+
+
+def test_string_source_errors_name_the_source() -> None:
+    with pytest.raises(CardFileError) as info:
+        parse_cards("[meta]\nname = 1\n", "inline.toml")
+    assert info.value.path == "inline.toml"
+
+
+# --- the shipped set ----------------------------------------------------------------------------
+
+
+def test_shipped_set_is_flagged_provisional(shipped: CardSet) -> None:
+    assert shipped.provisional
+    assert "PROVISIONAL" in shipped.notes
+    assert len(shipped.company) + len(shipped.movement) + len(shipped.goals) == 103  # the real box's total
+
+
+def test_shipped_set_keeps_the_rulebook_facts(shipped: CardSet) -> None:
+    """CARD-FACTS.md: the named cards carry exactly the values the rulebook prints."""
+    by_name = {c.name: c for c in shipped.company.values()}
+    advertising, frank = by_name["Advertising"], by_name["A Frank Statement"]
+    assert advertising.budget == 1 and advertising.standard is not None and advertising.standard.cost == 2
+    assert frank.standard is not None and frank.standard.cost == 1
+    assert by_name["Television"].budget == 4
+    journalism = by_name["Journalism"].standard
+    assert journalism is not None and journalism.cost == 5
+    assert by_name["Loopholes"].reserve is not None and by_name["Loopholes"].reserve.loopholes
+    for name in ("Corruption", "Lobbyists", "Personal Responsibility"):
+        side = by_name[name].standard
+        assert side is not None and any(type(e).__name__ == "Lobby" for e in side.effects), name
+    movement = {c.name: c for c in shipped.movement.values()}
+    assert movement["Great American Smokeout"].influence == 1
+    assert movement["Wynder & Graham"].influence == 2
+    assert set(shipped.movement_starting) == {1, 2, 3}
+    assert shipped.starting_deck == tuple(range(1, 13))
+    assert shipped.rules.company_hand_size == 5 and shipped.rules.stacks_dealt == 7
+    assert shipped.display.doubt_values == ((1, 2, 2), (2, 3, 4), (3, 3, 4), (3, 4, 4))
+    assert shipped.display.setup_victims == (1, 2, 3, 0) and shipped.display.setup_doubt == (1, 1, 1, 1)
+    assert {len(row) for row in (shipped.market[:3], shipped.market[3:])} == {3}
+
+
+def _company_effects(cards: CardSet) -> list[CompanyEffect]:
+    return [e for c in cards.company.values() for side in (c.standard, c.reserve) if side is not None
+            for e in (*side.effects, *getattr(side, "on_reshuffle", ()))]
+
+
+def test_every_company_effect_op_is_used(shipped: CardSet) -> None:
+    used = {type(e) for e in _company_effects(shipped)}
+    assert used == set(get_args(CompanyEffect))
+    names = {e.name for e in _company_effects(shipped) if isinstance(e, NamedEffect)}
+    assert names == set(NAMED_EFFECTS)
+
+
+def test_every_trigger_and_icon_on_both_sides(shipped: CardSet) -> None:
+    """Standard Effects; Reserve Effects: each trigger with each icon, played and answered."""
+    wanted = {(t, i) for t in Trigger for i in Icon if i is not Icon.TEXT}
+    standard = {(c.standard.trigger, c.standard.icon) for c in shipped.company.values()
+                if c.standard is not None and c.standard.trigger is not None}
+    reserve = {(c.reserve.trigger, c.reserve.icon) for c in shipped.company.values()
+               if c.reserve is not None and c.reserve.trigger is not None}
+    assert wanted <= standard and wanted <= reserve
+    assert standard <= reserve, "a standard trigger that no Reserve card answers"
+    # A standard side with a trigger whose icon no reserve card shares only (The Culture example).
+    assert any(c.reserve is not None and c.reserve.trigger is Trigger.TELEVISION and c.reserve.icon is not Icon.VICTIMS
+               for c in shipped.company.values())
+
+
+def test_reserve_mechanisms_are_used(shipped: CardSet) -> None:
+    reserves = [c.reserve for c in shipped.company.values() if c.reserve is not None]
+    assert any(r.on_reshuffle for r in reserves)
+    assert any(r.stays for r in reserves)
+    assert any(r.loopholes for r in reserves)
+
+
+def test_every_bonus_kind_on_both_edges(shipped: CardSet) -> None:
+    for kind in BonusKind:
+        assert any(kind in c.left for c in shipped.movement.values()), kind
+        assert any(kind in c.right for c in shipped.movement.values()), kind
+
+
+def test_every_passive_and_icon_is_used(shipped: CardSet) -> None:
+    for key in ("influence", "messaging", "agitation", "refresh"):
+        assert any(getattr(c.passive, key) for c in shipped.movement.values()), key
+    assert any(g.passive.any() for g in shipped.goals.values())
+    for key in ("research", "messaging", "agitation"):
+        assert any(getattr(c.icons, key) for c in shipped.movement.values()), key
+
+
+def test_every_market_action_has_a_space(shipped: CardSet) -> None:
+    assert {s.action for s in shipped.market} == set(MarketAction)
+    assert {s.row for s in shipped.market} == {1, 2}
+
+
+def test_every_goal_effect_and_two_hand_size_goals(shipped: CardSet) -> None:
+    used = {type(e) for g in shipped.goals.values() for e in g.effects}
+    assert used == set(get_args(GoalEffect))
+    hand_size = [g for g in shipped.goals.values() if any(isinstance(e, HandSize) for e in g.effects)]
+    assert len(hand_size) == 2
+    assert all(e.amount == 1 for g in hand_size for e in g.effects if isinstance(e, HandSize))
+
+
+def test_every_entry_says_what_is_invented(shipped: CardSet) -> None:
+    entries = [*shipped.company.values(), *shipped.movement.values(), *shipped.goals.values()]
+    assert all(isinstance(e.invented, tuple) for e in entries)
+    assert any(e.invented == ("*",) for e in entries)
