@@ -8,6 +8,7 @@ rule depends on a ruling, the test runs under each selectable choice.
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -703,3 +704,19 @@ def test_reserve_cards_activate_left_to_right(base: GameState, reserve: tuple[in
         after = play(after, legal_actions(after)[0])
     assert " ".join(seen) == groups
     assert sum(after.doubt) == 4
+
+
+def test_setup_with_no_stacks_to_deal_starts_with_the_first_draw(tmp_path: Path) -> None:
+    """Company Set-Up 2 with `stacks_dealt = 0`: no stack is dealt and every pair is out of the game."""
+    from doubtspec.model.cards import default_cards_path, load_cards
+    from doubtspec.model.engine import chance_outcomes, new_game
+    from doubtspec.model.steps import CompanyDraw
+
+    text = default_cards_path().read_text().replace("stacks_dealt = 7", "stacks_dealt = 0")
+    path = tmp_path / "zero.toml"
+    path.write_text(text)
+    state = new_game(load_cards(path))
+    assert isinstance(state.pending[0], CompanyDraw)
+    assert state.stacks == ()
+    assert len(state.c_removed) == 28
+    assert chance_outcomes(state)

@@ -127,8 +127,15 @@ def new_game(cards: CardSet | Game | None = None, rulings: Rulings = DEFAULT_RUL
         goals=(NO_CARD,) * 9, goal_profit=(0,) * 9, goal_agitation=(0,) * 9, achieved=(),
         supply=tuple(supply),
     )
+    odd_cards = tuple(odd for odd, _ in data.stack_pairs)
+    if data.rules.stacks_dealt > 0:
+        deal: tuple[DealStack, ...] = (DealStack(odd_cards),)
+    else:
+        # Company Set-Up 2 with no stacks to deal: every pair stays out of the game.
+        deal = ()
+        w.c_removed = tuple(sorted(odd_cards + tuple(odd + 1 for odd in odd_cards)))
     w.pending = (
-        DealStack(tuple(odd for odd, _ in data.stack_pairs)),
+        *deal,
         CompanyDraw(data.rules.company_hand_size, silent=False),
         ChooseStartingCard(),
         GoalSplit(),
