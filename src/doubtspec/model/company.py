@@ -263,7 +263,8 @@ def score_and_seed(w: Work) -> None:
         if w.stars >= rules.stars_to_win:
             # ruling star-timing: the win is immediate; the rest of the Sequence is not played.
             w.outcome = Outcome(OutcomeReason.STAR_VICTORY, w.round,
-                                f"third star earned with {scored} Profit scored in one Reshuffle")
+                                f"star {w.stars} of {rules.stars_to_win} earned with {scored} Profit scored"
+                                " in one Reshuffle")
 
 
 def resolve_reserve_card(w: Work, index: int) -> None:
