@@ -1,9 +1,352 @@
-"""The `doubtspec fuzz` commands (placeholder until implemented)."""
+"""`doubtspec fuzz`, `doubtspec replay` and `doubtspec report`: find, replay and read rule violations.
+
+Thin commands over `doubtspec.invariants.fuzzing`, `doubtspec.reports.replay` and
+`doubtspec.reports.report`; Rich rendering lives here. Exit codes: 0 no violation, 1 a violation
+(reports written, or found again by a replay), 2 bad input, 70 a bug in doubtspec (raised to
+`doubtspec.cli.app.main`).
+"""
 
 from __future__ import annotations
 
+import json
+import xml.etree.ElementTree as ET
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+from rich.console import Group
+from rich.live import Live
+from rich.markdown import Markdown
+from rich.panel import Panel
+from rich.table import Table
+
+from doubtspec.cli.common import CardsOption, JsonOption, RulingOption, console, err_console, load_game
+from doubtspec.cli.exitcodes import ExitCode
+from doubtspec.errors import OptionError
+from doubtspec.invariants.catalog import BY_ID, CATALOG, Invariant, select
+from doubtspec.invariants.fuzzing import FuzzOptions, FuzzResult, run_fuzz
+from doubtspec.invariants.machines import Recorder, Violation
+from doubtspec.invariants.profiles import PROFILES
+from doubtspec.reports.atomic import atomic_write_text
+from doubtspec.reports.replay import replay
+from doubtspec.reports.report import (
+    RunInfo,
+    diff_states,
+    invariant_kind,
+    list_reports,
+    load_report,
+    render_markdown,
+    write_report,
+)
+from doubtspec.reports.trace import load_trace
+
+
+class ProfileName(StrEnum):
+    CI = "ci"
+    DEV = "dev"
+    NIGHTLY = "nightly"
+
+
+BudgetOption = Annotated[float | None, typer.Option("--budget", metavar="SECONDS",
+                                                    help="Fuzz for this many seconds (not with --examples).")]
+ExamplesOption = Annotated[int | None, typer.Option("--examples", metavar="N",
+                                                    help="Run exactly N examples (not with --budget).")]
+SeedOption = Annotated[int | None, typer.Option("--seed", help="Seed of the run (the ci profile's default is 0).")]
+ProfileOption = Annotated[ProfileName, typer.Option("--profile", help="Settings profile: ci, dev or nightly.")]
+InvariantOption = Annotated[list[str] | None, typer.Option(
+    "--invariant", metavar="ID", help="Check only this invariant or group (e.g. tokens); repeatable.")]
+ReportDirOption = Annotated[Path, typer.Option("--report-dir", help="Where violation reports are written.",
+                                               file_okay=False)]
+JunitOption = Annotated[Path | None, typer.Option("--junit-xml", metavar="PATH",
+                                                  help="Also write a JUnit XML summary here.", dir_okay=False)]
+ListOption = Annotated[bool, typer.Option("--list", help="List the invariants and exit.")]
+StepsOption = Annotated[int | None, typer.Option(
+    "--steps", metavar="N", help="Rule calls per example (each plays a stretch of a game), overriding the profile.")]
+
+
+class FuzzView:
+    """The live view of a running fuzz: examples, steps per second, checks, elapsed time."""
+
+    def __init__(self, recorder: Recorder, label: str) -> None:
+        self.recorder = recorder
+        self.label = label
+
+    def __rich__(self) -> Panel:
+        r = self.recorder
+        elapsed = max(r.elapsed, 1e-9)
+        table = Table.grid(padding=(0, 2))
+        table.add_column(justify="right", style="bold")
+        table.add_column()
+        table.add_row("examples", f"{r.examples:,}")
+        table.add_row("games", f"{r.games:,}")
+        table.add_row("engine steps", f"{r.steps:,} ({r.steps / elapsed:,.0f}/s)")
+        table.add_row("invariants checked", f"{r.checks:,}")
+        table.add_row("violations", f"{len(r.latest)}" + (" (shrinking)" if r.latest else ""))
+        table.add_row("elapsed", f"{elapsed:,.1f} s")
+        return Panel(table, title=f"doubtspec fuzz — {self.label}", expand=False)
+
+
+def _list_invariants() -> None:
+    table = Table(title=f"Invariants ({len(CATALOG)})")
+    for column in ("id", "kind", "statement", "sections"):
+        table.add_column(column, overflow="fold")
+    for inv in CATALOG:
+        table.add_row(inv.id, invariant_kind(inv), inv.statement, "\n".join(s.value for s in inv.sections))
+    console.print(table)
+
+
+def _junit(path: Path, invariants: tuple[Invariant, ...], result: FuzzResult, reports: dict[str, Path]) -> None:
+    failed = {v.invariant.id: v for v in result.violations}
+    suite = ET.Element("testsuite", name="doubtspec fuzz", tests=str(len(invariants)), failures=str(len(failed)),
+                       errors="0", time=f"{result.elapsed:.3f}")
+    props = ET.SubElement(suite, "properties")
+    for key, value in (("seed", result.seed), ("examples", result.examples), ("steps", result.steps)):
+        ET.SubElement(props, "property", name=key, value=str(value))
+    for inv in invariants:
+        case = ET.SubElement(suite, "testcase", classname="doubtspec.invariants", name=inv.id, time="0")
+        violation = failed.get(inv.id)
+        if violation is not None:
+            failure = ET.SubElement(case, "failure", message=violation.message, type="InvariantViolation")
+            failure.text = (f"{inv.statement}\nsections: {'; '.join(s.value for s in inv.sections)}\n"
+                            f"report: {reports.get(inv.id)}\ntrace ({len(violation.actions)} steps):\n"
+                            + "\n".join(f"{i}. {a}" for i, a in enumerate(violation.actions, start=1)))
+    root = ET.Element("testsuites")
+    root.append(suite)
+    atomic_write_text(path, ET.tostring(root, encoding="unicode") + "\n")
+
+
+def _summary(result: FuzzResult, invariants: tuple[Invariant, ...], reports: dict[str, Path],
+             profile: str) -> Group:
+    totals = Table(title="doubtspec fuzz", show_header=False)
+    totals.add_column(style="bold")
+    totals.add_column()
+    for key, value in (("profile", profile), ("seed", str(result.seed)), ("examples", f"{result.examples:,}"),
+                       ("games", f"{result.games:,}"), ("engine steps", f"{result.steps:,}"),
+                       ("steps per second", f"{result.steps_per_second:,.0f}"),
+                       ("invariants", f"{len(invariants)} selected, {result.checks:,} checks"),
+                       ("elapsed", f"{result.elapsed:,.1f} s")):
+        totals.add_row(key, value)
+    parts: list[Any] = [totals]
+    if result.violations:
+        table = Table(title="Violations")
+        for column in ("invariant", "step", "trace", "message", "report"):
+            table.add_column(column, overflow="fold")
+        for v in result.violations:
+            table.add_row(v.invariant.id, str(v.step), f"{len(v.actions)} actions", v.message,
+                          str(reports.get(v.invariant.id, "")))
+        parts.append(table)
+    else:
+        parts.append(f"[green]no violation[/] of {len(invariants)} invariants")
+    return Group(*parts)
+
+
+def fuzz(
+    budget: BudgetOption = None,
+    examples: ExamplesOption = None,
+    seed: SeedOption = None,
+    profile: ProfileOption = ProfileName.CI,
+    cards: CardsOption = None,
+    ruling: RulingOption = None,
+    invariant: InvariantOption = None,
+    report_dir: ReportDirOption = Path("reports"),
+    junit_xml: JunitOption = None,
+    as_json: JsonOption = False,
+    steps: StepsOption = None,
+    list_invariants: ListOption = False,
+) -> None:
+    """Play generated games through the engine, checking every invariant after every step.
+
+    Exits 0 when nothing is violated and 1 when something is, with one report per broken invariant
+    in the report directory (`doubtspec report` lists them, `doubtspec replay` replays them).
+    """
+    if list_invariants:
+        _list_invariants()
+        return
+    if budget is not None and examples is not None:
+        raise OptionError("give either --budget or --examples, not both", field="--budget")
+    if budget is not None and budget <= 0:
+        raise OptionError(f"expected a positive number of seconds, got {budget}", field="--budget")
+    if examples is not None and examples < 1:
+        raise OptionError(f"expected at least one example, got {examples}", field="--examples")
+    if steps is not None and steps < 1:
+        raise OptionError(f"expected at least one step, got {steps}", field="--steps")
+    if report_dir.exists() and not report_dir.is_dir():
+        raise OptionError("not a directory", path=report_dir, field="--report-dir")
+    game = load_game(cards, ruling)
+    invariants = select(invariant)
+    chosen = PROFILES[profile.value]
+    options = FuzzOptions(game, invariants, chosen, examples=examples, budget=budget, seed=seed, max_steps=steps)
+    recorder = Recorder()
+    label = f"{profile.value}, {game.cards.name} v{game.cards.version}, rulings: {game.rulings}"
+    live = not as_json and console.is_terminal
+    try:
+        if live:
+            with Live(FuzzView(recorder, label), console=console, refresh_per_second=4, transient=True):
+                result = run_fuzz(options, recorder)
+        else:
+            if not as_json:
+                console.print(f"doubtspec fuzz: {label}", highlight=False)
+            result = run_fuzz(options, recorder)
+    except KeyboardInterrupt:
+        err_console.print("[yellow]interrupted:[/] no report written; earlier reports are untouched")
+        raise typer.Exit(130) from None
+    run = RunInfo(profile.value, result.seed, None if cards is None else str(cards))
+    reports: dict[str, Path] = {}
+    for violation in result.violations:
+        reports[violation.invariant.id] = write_report(violation, run, report_dir)
+    if junit_xml is not None:
+        _junit(junit_xml, invariants, result, reports)
+    if as_json:
+        print(json.dumps({
+            "status": "violation" if result.violations else "ok",
+            "profile": profile.value, "seed": result.seed, "examples": result.examples, "games": result.games,
+            "steps": result.steps, "steps_per_second": round(result.steps_per_second, 1), "checks": result.checks,
+            "elapsed": round(result.elapsed, 3), "invariants": [i.id for i in invariants],
+            "violations": [{"invariant": v.invariant.id, "message": v.message, "step": v.step,
+                            "trace_length": len(v.actions), "report": str(reports[v.invariant.id])}
+                           for v in result.violations],
+        }, indent=2))
+    else:
+        console.print(_summary(result, invariants, reports, profile.value))
+    if result.violations:
+        raise typer.Exit(ExitCode.VIOLATION)
+
+
+# --- replay -----------------------------------------------------------------------------------
+
+TraceArgument = Annotated[Path, typer.Argument(help="A report directory, report.json, or a trace file.")]
+AllOption = Annotated[bool, typer.Option("--all", help="Check the whole catalog, not only the report's invariant.")]
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="Print only the outcome, not every step.")]
+
+
+def _violation_view(violation: Violation) -> Group:
+    inv = violation.invariant
+    head = (f"[bold red]{inv.id}[/] violated at step {violation.step}: {violation.message}\n"
+            f"{inv.statement}\nsections: {'; '.join(s.value for s in inv.sections)}")
+    parts: list[Any] = [Panel(head, title="violation", expand=False)]
+    if violation.probe is not None:
+        parts.append(f"the illegal action [bold]{violation.probe}[/] was accepted")
+    if violation.before is not None:
+        table = Table(title="what changed in the failing step")
+        for column in ("field", "before", "after"):
+            table.add_column(column, overflow="fold")
+        for change in diff_states(violation.before, violation.after):
+            table.add_row(change["field"], json.dumps(change["before"]), json.dumps(change["after"]))
+        parts.append(table)
+    return Group(*parts)
+
+
+def replay_cmd(
+    path: TraceArgument,
+    cards: CardsOption = None,
+    invariant: InvariantOption = None,
+    check_all: AllOption = False,
+    quiet: QuietOption = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Replay a trace step by step from Set-Up, checking invariants; stop at the first violation.
+
+    A report is checked against its own invariant (--all for the whole catalog), a plain trace
+    against the whole catalog. Exits 1 when an invariant fails, 2 when the trace is malformed or
+    does not replay, 0 otherwise.
+    """
+    trace = load_trace(path)
+    report_file = path / "report.json" if path.is_dir() else path
+    report: dict[str, Any] | None = None
+    if report_file.suffix == ".json":
+        text = report_file.read_text(encoding="utf-8")
+        if '"doubtspec-report"' in text:
+            report = load_report(report_file)
+    if invariant:
+        invariants = select(invariant)
+    elif report is not None and not check_all:
+        invariants = select([str(report["invariant"]["id"])]) if report["invariant"]["id"] in BY_ID else CATALOG
+    else:
+        invariants = CATALOG
+    printing = not quiet and not as_json
+
+    def show(step: int, action: object, state: Any) -> None:
+        console.print(f"{step:>4}  {action!s:<36} round {state.round}, {state.phase.value}", highlight=False)
+
+    result = replay(trace, invariants, cards, probe=None if report is None else report.get("probe"),
+                    on_step=show if printing else None)
+    if result.warning and not as_json:
+        err_console.print(f"[yellow]warning:[/] {result.warning}")
+    violation = result.violation
+    if as_json:
+        print(json.dumps({
+            "status": "violation" if violation else "ok", "steps": result.applied, "trace_length": len(result.actions),
+            "invariants": [i.id for i in invariants], "warning": result.warning,
+            "violation": None if violation is None else {"invariant": violation.invariant.id,
+                                                         "message": violation.message, "step": violation.step},
+        }, indent=2))
+    elif violation is None:
+        console.print(f"[green]replayed {result.applied} steps:[/] no violation of {len(invariants)} invariants"
+                      + (f" (outcome: {result.final.outcome.reason.value})" if result.final.outcome else ""))
+    else:
+        console.print(_violation_view(violation))
+    if violation is not None:
+        raise typer.Exit(ExitCode.VIOLATION)
+
+
+# --- report -----------------------------------------------------------------------------------
+
+ReportPathArgument = Annotated[Path | None, typer.Argument(
+    help="A reports directory to list (default reports/), or one report to render.")]
+ShowOption = Annotated[str | None, typer.Option("--show", metavar="NAME",
+                                                help="Render this report of the list (a name or its number).")]
+
+
+def report_cmd(path: ReportPathArgument = None, show: ShowOption = None, as_json: JsonOption = False) -> None:
+    """List the violation reports in a directory, or render one."""
+    target = path if path is not None else Path("reports")
+    if not target.exists():
+        if path is None:
+            console.print("no reports (reports/ does not exist)")
+            return
+        raise OptionError("no such report or directory", path=target, field="path")
+    single = target.is_file() or (target / "report.json").is_file()
+    if single:
+        _render(load_report(target), as_json)
+        return
+    found = list_reports(target)
+    if show is not None:
+        for number, (entry, data) in enumerate(found, start=1):
+            if show in (entry.name, str(number)):
+                _render(data, as_json)
+                return
+        raise OptionError(f"no report {show!r} in {target}", field="--show")
+    if as_json:
+        print(json.dumps([{"name": e.name, "path": str(e), "invariant": d["invariant"]["id"], "step": d["step"],
+                           "trace_length": len(d["trace"]["actions"]), "message": d["message"],
+                           "created": d.get("created")} for e, d in found], indent=2))
+        return
+    if not found:
+        console.print(f"no reports in {target}")
+        return
+    table = Table(title=f"Reports in {target}")
+    for column in ("#", "report", "invariant", "trace", "message", "created"):
+        table.add_column(column, overflow="fold")
+    for number, (entry, data) in enumerate(found, start=1):
+        table.add_row(str(number), entry.name, data["invariant"]["id"], f"{len(data['trace']['actions'])} steps",
+                      data["message"], str(data.get("created", "")))
+    console.print(table)
+    console.print("render one with [bold]doubtspec report DIR --show NAME[/]", highlight=False)
+
+
+def _render(data: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(data, indent=2))
+    else:
+        console.print(Markdown(render_markdown(data)))
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
+    app.command("fuzz")(fuzz)
+    app.command("replay")(replay_cmd)
+    app.command("report")(report_cmd)
+
+
+

@@ -1,0 +1,39 @@
+"""The rules fuzzers as test modules that pytest and HypoFuzz run unchanged.
+
+Each class is a `RuleBasedStateMachine.TestCase`: the engine under one card set and one reading of
+the open rules, checked against the whole invariant catalog after every step. The settings come
+from the Hypothesis profile named by `DOUBTSPEC_PROFILE` (default `doubtspec-dev`); HypoFuzz
+ignores the example count and runs each for as long as it is left running.
+
+    pytest fuzz/                     # a bounded run of every machine
+    hypothesis fuzz fuzz/            # HypoFuzz: fuzz them all until stopped (see fuzz/README.md)
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import settings
+
+from doubtspec.invariants.machines import GameMachine, machine_for
+from doubtspec.invariants.profiles import register
+from doubtspec.model.cards import load_cards
+from doubtspec.model.game import Game
+from doubtspec.model.rulings import Rulings
+
+register()
+_PROFILE = settings.get_profile(os.environ.get("DOUBTSPEC_PROFILE", "doubtspec-dev"))
+
+
+def _machine(*rulings: str) -> type[GameMachine]:
+    machine = machine_for(Game(load_cards(), Rulings.parse(rulings)))
+    machine.TestCase.settings = _PROFILE
+    return machine
+
+
+TestDefaultRulings = _machine().TestCase
+TestReshuffleFirst = _machine("draw-order=reshuffle-first").TestCase
+TestAnyTrashBuyable = _machine("trash-buy=any", "restriction-pile-buy=buyable").TestCase
+TestTriggersBeforeEffects = _machine("trigger-timing=before-effects", "budget-payment=any-cover").TestCase
+TestMessagingAnyZones = _machine("messaging-zones=any-zones", "pass-bonus=no-influence",
+                                 "lobby-targets=market-only").TestCase

@@ -1,0 +1,532 @@
+"""Hypothesis state machines that play whole games through the reference engine and check the catalog.
+
+`GameMachine` plays one game per example from Set-Up, drawing every decision from the engine's own
+`legal_actions` (never from a copy of the rules). It has one rule per kind of action, so that
+Hypothesis's swarm testing can switch kinds off for a run; a rule plays a stretch of the game that
+prefers its kind and falls back to any legal action, so a game always goes on. After every engine
+step the selected state and transition invariants are checked, and the trace invariants when the
+game ends (later rule calls of that example do nothing). Probe rules try illegal actions built for
+the current state and expect the engine to reject them and leave the state as it was. Two steering
+choices per game, made by Hypothesis, reach the late game that uniform play rarely sees (see
+`_prudent` and `_organised`); `target()` pushes towards long games, high scores and bans.
+
+A violation raises a subclass of `InvariantViolation` particular to its invariant, so that Hypothesis
+shrinks each broken invariant on its own, and is recorded in the machine's `Recorder` with the trace
+that led to it: the record kept for an invariant is the one from Hypothesis's final (shrunk) replay.
+
+`machine_for(game, invariants, recorder)` builds a configured subclass; the class itself checks the
+shipped card set under the default rulings with the whole catalog.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import ClassVar
+
+from hypothesis import strategies as st
+from hypothesis import target
+from hypothesis.control import current_build_context
+from hypothesis.errors import InvalidArgument
+from hypothesis.stateful import RuleBasedStateMachine, rule
+
+from doubtspec.invariants import catalog
+from doubtspec.invariants.catalog import (
+    CATALOG,
+    Invariant,
+    ProbeInvariant,
+    StateInvariant,
+    Trace,
+    TraceInvariant,
+    TransitionInvariant,
+)
+from doubtspec.model import engine
+from doubtspec.model.actions import (
+    Action,
+    Agitate,
+    Buy,
+    Chance,
+    ChooseStart,
+    EndBuy,
+    EndPlay,
+    LobbyOn,
+    Message,
+    MovementBuy,
+    MovementPlay,
+    OrganizePlay,
+    Pass,
+    PlaceDoubt,
+    PlayReserve,
+    PlayStandard,
+    RemoveFromMarket,
+    Skip,
+    TrashCard,
+    Unlobby,
+)
+from doubtspec.model.cards import MarketAction, load_cards
+from doubtspec.model.game import Game
+from doubtspec.model.state import GameState, Phase, Side
+
+
+class ActionKind(Enum):
+    """The groups of actions that the machine has one rule each for."""
+
+    CHANCE = "chance"
+    COMPANY_PLAY = "company-play"
+    COMPANY_BUY = "company-buy"
+    COMPANY_END = "company-end"
+    COMPANY_CHOICE = "company-choice"
+    MOVEMENT_PLAY = "movement-play"
+    MOVEMENT_BUY = "movement-buy"
+    MOVEMENT_PASS = "movement-pass"
+    MOVEMENT_CHOICE = "movement-choice"
+
+
+_KIND_OF_TYPE: dict[type, ActionKind] = {
+    Chance: ActionKind.CHANCE,
+    PlayStandard: ActionKind.COMPANY_PLAY, PlayReserve: ActionKind.COMPANY_PLAY, Unlobby: ActionKind.COMPANY_PLAY,
+    Buy: ActionKind.COMPANY_BUY,
+    EndPlay: ActionKind.COMPANY_END, EndBuy: ActionKind.COMPANY_END,
+    PlaceDoubt: ActionKind.COMPANY_CHOICE, LobbyOn: ActionKind.COMPANY_CHOICE,
+    RemoveFromMarket: ActionKind.COMPANY_CHOICE, TrashCard: ActionKind.COMPANY_CHOICE,
+    MovementPlay: ActionKind.MOVEMENT_PLAY,
+    MovementBuy: ActionKind.MOVEMENT_BUY,
+    Pass: ActionKind.MOVEMENT_PASS,
+    ChooseStart: ActionKind.MOVEMENT_CHOICE, Message: ActionKind.MOVEMENT_CHOICE, Agitate: ActionKind.MOVEMENT_CHOICE,
+    OrganizePlay: ActionKind.MOVEMENT_CHOICE,
+}
+
+
+def kind_of(action: Action) -> ActionKind:
+    """The rule that plays `action`."""
+    if isinstance(action, Skip):
+        return ActionKind.COMPANY_CHOICE if action.side is Side.COMPANY else ActionKind.MOVEMENT_CHOICE
+    return _KIND_OF_TYPE[type(action)]
+
+
+# --- violations and their records ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """An invariant that failed: where, why, and the game from Set-Up that shows it.
+
+    `actions` ends with the failing step (`step` is its 1-based number; 0 for a failure in the
+    state before any action). A probe's illegal action is not part of the trace: it is `probe`.
+    """
+
+    invariant: Invariant
+    message: str
+    game: Game
+    actions: tuple[Action, ...]
+    step: int
+    before: GameState | None
+    after: GameState
+    probe: Action | None = None
+
+
+class InvariantViolation(AssertionError):
+    """Raised inside a machine when an invariant fails; carries the `Violation`."""
+
+    def __init__(self, violation: Violation) -> None:
+        self.violation = violation
+        super().__init__(f"[{violation.invariant.id}] {violation.message} (step {violation.step})")
+
+
+_VIOLATION_TYPES: dict[str, type[InvariantViolation]] = {}
+
+
+def violation_type(invariant_id: str) -> type[InvariantViolation]:
+    """A subclass of `InvariantViolation` for one invariant.
+
+    Hypothesis tells failures apart by exception type and place, so one type per invariant lets it
+    shrink each broken invariant separately instead of keeping only the smallest of them.
+    """
+    found = _VIOLATION_TYPES.get(invariant_id)
+    if found is None:
+        name = "Violation_" + "".join(c if c.isalnum() else "_" for c in invariant_id)
+        found = type(name, (InvariantViolation,), {"__module__": __name__})
+        _VIOLATION_TYPES[invariant_id] = found
+    return found
+
+
+@dataclass
+class Recorder:
+    """What a run has done so far (read by the live view) and the violations it recorded."""
+
+    examples: int = 0
+    steps: int = 0
+    checks: int = 0
+    games: int = 0
+    started: float = field(default_factory=time.monotonic)
+    final: dict[str, Violation] = field(default_factory=dict)
+    latest: dict[str, Violation] = field(default_factory=dict)
+
+    def record(self, violation: Violation) -> None:
+        """Keep the violation; the one from Hypothesis's final replay of a shrunk example wins."""
+        try:
+            is_final = current_build_context().is_final
+        except InvalidArgument:  # outside a Hypothesis run (a machine driven by hand)
+            is_final = True
+        key = violation.invariant.id
+        if is_final:
+            self.final[key] = violation
+        self.latest[key] = violation
+
+    def violations(self) -> list[Violation]:
+        """One violation per broken invariant: the final replay's, or the last seen if none."""
+        merged = dict(self.latest)
+        merged.update(self.final)
+        order = {inv.id: i for i, inv in enumerate(CATALOG)}
+        return sorted(merged.values(), key=lambda v: (order.get(v.invariant.id, len(order)), v.invariant.id))
+
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+
+NO_CRASH = catalog.BY_ID["contract.no-crash"]
+
+
+# --- the machine ------------------------------------------------------------------------------
+
+CONTINUE = 0.95
+"""Chance that a rule's stretch of play goes on at the next decision (about twenty decisions a stretch)."""
+
+
+class GameMachine(RuleBasedStateMachine):
+    """Plays games of the configured card set and rulings, checking the configured invariants."""
+
+    game: ClassVar[Game | None] = None
+    """None: the shipped card set under the default rulings (loaded on first use)."""
+    selection: ClassVar[tuple[Invariant, ...]] = CATALOG
+    """The invariants this machine checks."""
+    recorder: ClassVar[Recorder] = Recorder()
+
+    _state_checks: ClassVar[tuple[StateInvariant, ...]] = ()
+    _transition_checks: ClassVar[tuple[TransitionInvariant, ...]] = ()
+    _trace_checks: ClassVar[tuple[TraceInvariant, ...]] = ()
+    _probes: ClassVar[dict[str, ProbeInvariant]] = {}
+    _configured_for: ClassVar[tuple[Invariant, ...] | None] = None
+
+    def __init__(self) -> None:
+        super().__init__()
+        cls = type(self)
+        if cls._configured_for is not cls.selection:
+            cls._split(cls.selection)
+        if cls.game is None:
+            cls.game = Game(load_cards())
+        self.states_checked: tuple[StateInvariant, ...] = cls._state_checks
+        self.transitions_checked: tuple[TransitionInvariant, ...] = cls._transition_checks
+        self.traces_checked: tuple[TraceInvariant, ...] = cls._trace_checks
+        self.probes: dict[str, ProbeInvariant] = cls._probes
+        self.recorder.examples += 1
+        self.prudent: bool | None = None
+        self.organised: bool | None = None
+        self.failed = False
+        self.best_round = 0
+        self.best_profit = 0
+        self.best_points = 0
+        self.best_bans = 0
+        self._start_game()
+
+    @classmethod
+    def _split(cls, invariants: tuple[Invariant, ...]) -> None:
+        cls._state_checks = tuple(i for i in invariants if isinstance(i, StateInvariant))
+        cls._transition_checks = tuple(i for i in invariants if isinstance(i, TransitionInvariant))
+        cls._trace_checks = tuple(i for i in invariants if isinstance(i, TraceInvariant))
+        cls._probes = {i.id: i for i in invariants if isinstance(i, ProbeInvariant)}
+        cls._configured_for = invariants
+
+    # -- the game being played --
+
+    def _start_game(self) -> None:
+        game = type(self).game
+        assert game is not None
+        self.actions: list[Action] = []
+        self.rounds: list[int] = []
+        self.prudent = None
+        self.organised = None
+        self.recorder.games += 1
+        try:
+            state = engine.new_game(game)
+        except Exception as exc:
+            self._fail(NO_CRASH, f"new_game raised {type(exc).__name__}: {exc}", None, None)
+            raise AssertionError("unreachable") from exc  # _fail raises; keeps the type checker informed
+        self.state = state
+        self._check_state(None, state)
+
+    def _fail(self, invariant: Invariant, message: str, before: GameState | None, after: GameState | None,
+              probe: Action | None = None) -> None:
+        game = type(self).game
+        assert game is not None
+        shown = after if after is not None else (before if before is not None else engine.new_game(game))
+        violation = Violation(invariant, message, game, tuple(self.actions), len(self.actions), before, shown, probe)
+        self.failed = True
+        self.recorder.record(violation)
+        raise violation_type(invariant.id)(violation)
+
+    def _check_state(self, before: GameState | None, state: GameState) -> None:
+        recorder = self.recorder
+        for inv in self.states_checked:
+            try:
+                message = inv.check(state)
+            except Exception as exc:
+                message = f"the check raised {type(exc).__name__}: {exc}"
+            if message is not None:
+                self._fail(inv, message, before, state)
+        recorder.checks += len(self.states_checked)
+
+    def _apply(self, action: Action) -> None:
+        before = self.state
+        self.actions.append(action)
+        try:
+            after = engine.apply(before, action)
+        except Exception as exc:
+            self._fail(NO_CRASH, f"apply({action}) raised {type(exc).__name__}: {exc}", before, None)
+            return
+        recorder = self.recorder
+        recorder.steps += 1
+        self.rounds.append(after.round)
+        for inv in self.transitions_checked:
+            try:
+                message = inv.check(before, action, after)
+            except Exception as exc:
+                message = f"the check raised {type(exc).__name__}: {exc}"
+            if message is not None:
+                self._fail(inv, message, before, after)
+        recorder.checks += len(self.transitions_checked)
+        self._check_state(before, after)
+        self.state = after
+        if after.outcome is not None:
+            self._finish_game()
+
+    def _finish_game(self) -> None:
+        state = self.state
+        game = type(self).game
+        assert game is not None
+        self.best_round = max(self.best_round, state.round)
+        self.best_profit = max(self.best_profit, state.profit)
+        self.best_points = max(self.best_points, catalog.goal_points(state))
+        self.best_bans = max(self.best_bans, len(state.banned))
+        if not self.traces_checked:
+            return
+        trace = Trace(game, tuple(self.actions), state, tuple(self.rounds))
+        for inv in self.traces_checked:
+            try:
+                message = inv.check(trace)
+            except Exception as exc:
+                message = f"the check raised {type(exc).__name__}: {exc}"
+            if message is not None:
+                self._fail(inv, message, None, state)
+        self.recorder.checks += len(self.traces_checked)
+
+    def _choose(self, data: st.DataObject, kind: ActionKind) -> None:
+        """Play a stretch of the game that prefers actions of `kind`, for as long as Hypothesis chooses.
+
+        Each decision takes an action of this rule's kind when there is one and any legal action
+        otherwise; chance events are resolved as they come. A stretch covers several engine steps
+        (about twenty decisions on average), which keeps Hypothesis's cost of choosing a rule from
+        dominating the engine's cost per step; shrinking shortens stretches towards one decision.
+        """
+        # Choices are drawn straight from the test case's choice sequence (`DataObject.conjecture_data`,
+        # which Hypothesis documents as semi-stable): `data.draw(st.integers(...))` costs several
+        # times more per draw, for a printout of each draw that the reports replace anyway.
+        choice = data.conjecture_data
+        first = True
+        while True:
+            state = self.state
+            if state.outcome is not None:
+                return
+            actions = catalog.legal(state)
+            if not actions:
+                return  # `liveness.actions` has already reported this state
+            decision = not isinstance(actions[0], Chance)
+            # At each later decision Hypothesis chooses whether this stretch of play goes on.
+            if not first and decision and not choice.draw_boolean(CONTINUE):
+                return
+            pool: Sequence[Action] = actions
+            if decision and len(actions) > 1:
+                # Steering first (a per-game choice), then this rule's kind among what is left.
+                if state.phase is Phase.COMPANY_PLAY and not state.pending:
+                    if self.prudent is None:
+                        self.prudent = choice.draw_boolean(0.5)
+                    if self.prudent:
+                        pool = _prudent(state, pool)
+                elif state.phase is Phase.MOVEMENT_TURN:
+                    if self.organised is None:
+                        self.organised = choice.draw_boolean(0.5)
+                    if self.organised:
+                        pool = _organised(state, pool)
+                pool = [a for a in pool if kind_of(a) is kind] or pool
+            self._apply(pool[choice.draw_integer(0, len(pool) - 1) if len(pool) > 1 else 0])
+            first = False
+
+    # -- one rule per kind of action --
+
+    @rule(data=st.data())
+    def chance(self, data: st.DataObject) -> None:
+        """A chance event: a draw, a deal, the Goal split, a Market refill."""
+        self._choose(data, ActionKind.CHANCE)
+
+    @rule(data=st.data())
+    def company_play(self, data: st.DataObject) -> None:
+        self._choose(data, ActionKind.COMPANY_PLAY)
+
+    @rule(data=st.data())
+    def company_buy(self, data: st.DataObject) -> None:
+        self._choose(data, ActionKind.COMPANY_BUY)
+
+    @rule(data=st.data())
+    def company_end(self, data: st.DataObject) -> None:
+        self._choose(data, ActionKind.COMPANY_END)
+
+    @rule(data=st.data())
+    def company_choice(self, data: st.DataObject) -> None:
+        self._choose(data, ActionKind.COMPANY_CHOICE)
+
+    @rule(data=st.data())
+    def movement_play(self, data: st.DataObject) -> None:
+        self._choose(data, ActionKind.MOVEMENT_PLAY)
+
+    @rule(data=st.data())
+    def movement_buy(self, data: st.DataObject) -> None:
+        self._choose(data, ActionKind.MOVEMENT_BUY)
+
+    @rule(data=st.data())
+    def movement_pass(self, data: st.DataObject) -> None:
+        self._choose(data, ActionKind.MOVEMENT_PASS)
+
+    @rule(data=st.data())
+    def movement_choice(self, data: st.DataObject) -> None:
+        self._choose(data, ActionKind.MOVEMENT_CHOICE)
+
+    # -- probes: illegal actions must be rejected and leave the state as it was --
+
+    def _candidates(self, probe_id: str) -> Sequence[Action]:
+        probe = self.probes.get(probe_id)
+        if probe is None or (self.state.outcome is not None and probe_id != "reject.out-of-turn"):
+            return ()
+        return probe.candidates(self.state)
+
+    def _probe(self, data: st.DataObject, probe_id: str) -> None:
+        # No precondition: a probe with nothing to try is a cheap no-op, where a precondition would
+        # make Hypothesis redraw the rule (and spend choices on it) at most steps.
+        candidates = self._candidates(probe_id)
+        if not candidates:
+            return
+        choice = data.conjecture_data
+        action = candidates[choice.draw_integer(0, len(candidates) - 1) if len(candidates) > 1 else 0]
+        probe = self.probes[probe_id]
+        try:
+            message = probe.check(self.state, action)
+        except Exception as exc:
+            message = f"the check raised {type(exc).__name__}: {exc}"
+        self.recorder.checks += 1
+        if message is not None:
+            self._fail(probe, message, None, self.state, probe=action)
+
+    @rule(data=st.data())
+    def probe_banned(self, data: st.DataObject) -> None:
+        self._probe(data, "reject.banned")
+
+    @rule(data=st.data())
+    def probe_full_hand(self, data: st.DataObject) -> None:
+        self._probe(data, "reject.full-hand")
+
+    @rule(data=st.data())
+    def probe_unaffordable(self, data: st.DataObject) -> None:
+        self._probe(data, "reject.unaffordable")
+
+    @rule(data=st.data())
+    def probe_out_of_turn(self, data: st.DataObject) -> None:
+        self._probe(data, "reject.out-of-turn")
+
+    def teardown(self) -> None:
+        """Check the unfinished game's trace, and steer Hypothesis towards deep games and high scores."""
+        if not self.failed and self.state.outcome is None and self.actions:
+            self._finish_game()
+        elif self.state.outcome is None:
+            state = self.state
+            self.best_round = max(self.best_round, state.round)
+            self.best_profit = max(self.best_profit, state.profit)
+        target(float(self.best_round), label="rounds played")
+        target(float(self.best_profit), label="Company profit")
+        target(float(self.best_points), label="Movement goal points")
+        target(float(self.best_bans), label="bans in force")
+
+
+def _prudent(state: GameState, pool: Sequence[Action]) -> Sequence[Action]:
+    """The Company's plays and ends that still leave enough Budget to buy something, when any do.
+
+    Uniformly random play mostly loses to Economic Defeat within two rounds (a play paid with the
+    cards the Buy Phase needed); steering away from that reaches the late game where Reshuffles,
+    stars, bans and the victory thresholds are exercised.
+    """
+    offers = catalog.buy_costs(state)
+    cheapest = min((cost for _, _, cost in offers), default=None)
+    if cheapest is None or state.phase is not Phase.COMPANY_PLAY:
+        return pool
+    budget = state.game.budget
+    hand_total = sum(budget[c] for c in state.c_hand)
+    safe: list[Action] = []
+    for action in pool:
+        if isinstance(action, PlayStandard | PlayReserve):
+            left = hand_total - budget[action.card] - sum(budget[c] for c in action.pay)
+            if left >= cheapest:
+                safe.append(action)
+        elif isinstance(action, EndPlay):
+            if hand_total >= cheapest:
+                safe.append(action)
+        else:
+            safe.append(action)
+    return safe or pool
+
+
+def _organised(state: GameState, pool: Sequence[Action]) -> Sequence[Action]:
+    """The Movement's actions that work towards a Goal, when there are any.
+
+    Uniformly random Movement play achieves a Goal in about one game of thirty, so bans, Restriction
+    cards, hand-size Goals and Goal Victory would hardly ever be exercised. This steering saves
+    Influence tokens for Agitation: spend everything on a Goal, buy Agitation spaces and play
+    Agitation cards without flipping the Tableau, organise when offered, and otherwise pass.
+    """
+    agitate = [a for a in pool if isinstance(a, Agitate)]
+    if agitate:
+        most = max(a.tokens for a in agitate)
+        return [a for a in agitate if a.tokens == most]
+    organise = [a for a in pool if isinstance(a, OrganizePlay)]
+    if organise:
+        return organise
+    market = state.cards.market
+    for wanted in (
+        [a for a in pool if isinstance(a, MovementBuy) and not a.flip
+         and market[a.space].action is MarketAction.AGITATION],
+        [a for a in pool if isinstance(a, MovementPlay) and not a.flip
+         and state.game.movement_card(a.card).icons.agitation],
+        [a for a in pool if isinstance(a, Pass)],
+    ):
+        if wanted:
+            return wanted
+    return pool
+
+
+def machine_for(game: Game, invariants: tuple[Invariant, ...] = CATALOG,
+                recorder: Recorder | None = None) -> type[GameMachine]:
+    """A `GameMachine` subclass for one card set, rulings and selection of invariants.
+
+    Its name carries the card set's fingerprint and the rulings, so that Hypothesis keeps the
+    examples of different configurations apart in its database.
+    """
+    rulings = str(game.rulings).replace("=", "_").replace(",", "__").replace("-", "_")
+    ids = ",".join(i.id for i in invariants)
+    selection = "all" if invariants == CATALOG else hashlib.sha256(ids.encode()).hexdigest()[:8]
+    name = f"GameMachine_{game.cards.fingerprint}_{rulings}_{selection}"
+    attributes = {"game": game, "selection": invariants, "recorder": recorder or Recorder(),
+                  "_configured_for": None, "__module__": __name__}
+    machine = type(name, (GameMachine,), attributes)
+    return machine
+

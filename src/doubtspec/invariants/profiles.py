@@ -1,0 +1,82 @@
+"""Settings profiles for the fuzzing machines: `ci`, `dev` and `nightly`.
+
+A profile is Hypothesis settings plus how long `doubtspec fuzz` runs by default. `ci` is bounded
+and deterministic (a fixed seed, a fixed number of examples) so that a green CI run means the same
+thing every time; `dev` runs for a minute with a fresh seed; `nightly` runs for an hour with longer
+games. All three keep their example database in `.hypothesis/` under the working directory, so a
+failure found once is replayed first next time.
+
+The profiles are also registered with Hypothesis as `doubtspec-ci`, `doubtspec-dev` and
+`doubtspec-nightly`, for test modules (`fuzz/`) that load one by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, Verbosity, settings
+from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+
+DATABASE_DIR = Path(".hypothesis") / "examples"
+"""Where the profiles keep Hypothesis's example database, relative to the working directory."""
+
+_PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink)
+"""Every phase but `explain`, whose extra replays cost more than the notes they add to a trace."""
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """A named way to run the fuzzer: its Hypothesis settings and its default length."""
+
+    name: str
+    description: str
+    steps: int
+    """Rule calls per example (Hypothesis's `stateful_step_count`); each plays a stretch of about
+    twenty decisions and the chance events between them, so forty cover a whole game."""
+    examples: int | None
+    """Examples to run by default (a bounded run), or None to run for `budget` seconds."""
+    budget: float | None
+    """Seconds to run by default, when `examples` is None."""
+    seed: int | None
+    """A fixed seed (deterministic runs), or None for a fresh one each run."""
+
+    def settings(self, database: ExampleDatabase | str | None = "default", max_examples: int | None = None,
+                 quiet: bool = True) -> settings:
+        """Hypothesis settings for this profile; `database=None` runs without one (tests, mutants)."""
+        db: ExampleDatabase | None
+        if database == "default":
+            db = DirectoryBasedExampleDatabase(str(DATABASE_DIR))
+        else:
+            db = None if database is None or isinstance(database, str) else database
+        return settings(
+            max_examples=max_examples or self.examples or 100,
+            stateful_step_count=self.steps,
+            deadline=None,
+            database=db,
+            derandomize=False,
+            phases=_PHASES,
+            suppress_health_check=list(HealthCheck),
+            verbosity=Verbosity.quiet if quiet else Verbosity.normal,
+            print_blob=False,
+            report_multiple_bugs=True,
+        )
+
+
+PROFILES: dict[str, Profile] = {
+    "ci": Profile("ci", "bounded and deterministic: a fixed seed and a fixed number of examples",
+                  steps=40, examples=600, budget=None, seed=0),
+    "dev": Profile("dev", "a minute of fuzzing with a fresh seed", steps=60, examples=None, budget=60.0, seed=None),
+    "nightly": Profile("nightly", "an hour of fuzzing with long games", steps=120, examples=None, budget=3600.0,
+                       seed=None),
+}
+
+
+def register() -> None:
+    """Register the profiles with Hypothesis as `doubtspec-<name>` (the `ci` one derandomized)."""
+    for name, profile in PROFILES.items():
+        base = profile.settings(max_examples=profile.examples or 1000)
+        settings.register_profile(f"doubtspec-{name}", base, derandomize=name == "ci")
+
+
+register()

@@ -1,0 +1,76 @@
+"""Fuzzing throughput: engine steps per second under the Hypothesis machine against the bare engine.
+
+Untimed by default (the suite runs with `--benchmark-disable`, so each body runs once as a smoke
+test). Time them with
+
+    pytest tests/test_bench_fuzz.py --benchmark-enable -s
+
+which prints both rates and their ratio, the harness's overhead (every invariant checked after
+every step, and the machine with no invariants at all, to tell Hypothesis's share from the
+catalog's).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from doubtspec.invariants.catalog import CATALOG
+from doubtspec.invariants.fuzzing import FuzzOptions, run_fuzz
+from doubtspec.invariants.machines import _prudent
+from doubtspec.model.actions import Action
+from doubtspec.model.engine import apply, legal_actions, new_game
+from doubtspec.model.game import Game
+from doubtspec.model.state import Phase
+
+RATES: dict[str, float] = {}
+
+
+def _bare_steps(game: Game, games: int = 20) -> int:
+    """Seeded games through the bare engine (legal_actions + apply), with the machine's steering."""
+    rng = random.Random(0)
+    steps = 0
+    for _ in range(games):
+        state = new_game(game)
+        while state.outcome is None and steps < 1_000_000:
+            actions: tuple[Action, ...] | list[Action] = legal_actions(state)
+            if state.phase is Phase.COMPANY_PLAY and not state.pending:
+                actions = list(_prudent(state, actions))
+            state = apply(state, actions[rng.randrange(len(actions))])
+            steps += 1
+    return steps
+
+
+def _rate(label: str, run: object, benchmark: object) -> None:
+    """Steps per second of one call of `run` (the benchmark's mean when timed, else the single run)."""
+    started = time.perf_counter()
+    steps = benchmark(run)  # type: ignore[operator]
+    elapsed = time.perf_counter() - started
+    stats = getattr(benchmark, "stats", None)
+    if stats is not None:
+        elapsed = stats.stats.mean
+    RATES[label] = steps / elapsed if elapsed > 0 else 0.0
+
+
+@pytest.mark.benchmark(group="fuzz throughput")
+def test_bare_engine_steps(benchmark: object, game: Game) -> None:
+    _rate("bare", lambda: _bare_steps(game), benchmark)
+    assert RATES["bare"] > 0
+
+
+@pytest.mark.benchmark(group="fuzz throughput")
+def test_machine_steps_full_catalog(benchmark: object, game: Game) -> None:
+    _rate("machine", lambda: run_fuzz(FuzzOptions(game, CATALOG, examples=50, database=None)).steps, benchmark)
+    assert RATES["machine"] > 0
+
+
+@pytest.mark.benchmark(group="fuzz throughput")
+def test_machine_steps_no_invariants(benchmark: object, game: Game) -> None:
+    _rate("harness", lambda: run_fuzz(FuzzOptions(game, (), examples=50, database=None)).steps, benchmark)
+    bare, machine, harness = RATES.get("bare"), RATES.get("machine"), RATES["harness"]
+    if bare and machine:
+        print(f"\nbare engine: {bare:,.0f} steps/s; machine with the whole catalog: {machine:,.0f} steps/s "
+              f"(overhead {bare / machine:.1f}x); machine with no invariants: {harness:,.0f} steps/s "
+              f"(overhead {bare / harness:.1f}x)")

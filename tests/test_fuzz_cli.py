@@ -1,0 +1,166 @@
+"""`doubtspec fuzz`, `replay` and `report` from the command line: exit codes, reports, bad input."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from doubtspec.cli.app import main
+from doubtspec.invariants.mutants import MUTANTS
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """Run the command line in-process; returns (exit code, stdout, stderr)."""
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    out, err = capsys.readouterr()
+    code = info.value.code
+    return (code if isinstance(code, int) else 0), out, err
+
+
+QUICK = ["--examples", "3", "--steps", "40"]
+
+
+@pytest.fixture(autouse=True)
+def _private_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The profiles keep their database under the working directory; keep the tests' runs apart.
+    monkeypatch.chdir(tmp_path)
+
+
+def test_clean_run_exits_0_with_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    reports = tmp_path / "reports"
+    code, out, _ = run(["fuzz", *QUICK, "--report-dir", str(reports), "--json"], capsys)
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["status"] == "ok" and summary["examples"] >= 3 and summary["steps"] > 0
+    assert summary["seed"] == 0 and "tokens.profit" in summary["invariants"]
+    assert not reports.exists() or not any(reports.iterdir())
+
+
+def test_table_output_and_junit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    junit = tmp_path / "fuzz.xml"
+    code, out, _ = run(["fuzz", *QUICK, "--invariant", "tokens", "--junit-xml", str(junit)], capsys)
+    assert code == 0 and "no violation" in out
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite is not None and suite.get("failures") == "0" and suite.get("tests") == "9"
+
+
+@pytest.mark.parametrize("args, field", [
+    (["--budget", "5", "--examples", "2"], "--budget"),
+    (["--examples", "0"], "--examples"),
+    (["--invariant", "no.such"], "--invariant"),
+    (["--ruling", "draw-order=sideways"], "--ruling"),
+    (["--ruling", "no-equals-sign"], "--ruling"),
+])
+def test_bad_options_exit_2(args: list[str], field: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["fuzz", *args, "--report-dir", str(tmp_path / "r")], capsys)
+    assert code == 2 and field in err
+
+
+def test_bad_card_file_exits_2_and_leaves_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    reports = tmp_path / "reports"
+    (reports / "old-report").mkdir(parents=True)
+    (reports / "old-report" / "report.json").write_text("{}")
+    cards = tmp_path / "cards.toml"
+    cards.write_text("[meta]\nname = 'x'\nversion = 1\n")
+    code, _, err = run(["fuzz", "--cards", str(cards), "--report-dir", str(reports)], capsys)
+    assert code == 2 and str(cards) in err
+    assert (reports / "old-report" / "report.json").read_text() == "{}"
+    code, _, err = run(["fuzz", "--cards", str(tmp_path / "missing.toml")], capsys)
+    assert code == 2 and "missing.toml" in err
+
+
+def test_unknown_option_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, _ = run(["fuzz", "--no-such-option"], capsys)
+    assert code == 2
+
+
+def test_list_invariants(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["fuzz", "--list"], capsys)
+    assert code == 0 and "tokens.profit" in out and "reject.out-of-turn" in out
+
+
+def test_violation_report_replay_and_listing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    reports = tmp_path / "reports"
+    junit = tmp_path / "fuzz.xml"
+    with MUTANTS["token-from-nothing"].active():
+        code, out, _ = run(["fuzz", "--examples", "60", "--report-dir", str(reports), "--junit-xml", str(junit),
+                            "--json"], capsys)
+        assert code == 1
+        summary = json.loads(out)
+        found = {v["invariant"]: v for v in summary["violations"]}
+        assert "tokens.influence" in found
+        report_dir = Path(found["tokens.influence"]["report"])
+        data = json.loads((report_dir / "report.json").read_text())
+        assert report_dir.name.startswith("tokens.influence-")
+        assert data["invariant"]["sections"] and data["cards"]["fingerprint"] and data["seed"] == 0
+        assert data["trace"]["actions"] and data["changes"] and "doubtspec replay" in data["replay"]
+        assert (report_dir / "report.md").read_text().startswith("# `tokens.influence` violated")
+        failures = ET.parse(junit).getroot().findall(".//failure")
+        assert failures and any("tokens.influence" in (f.text or "") or f.get("message") for f in failures)
+        # While the engine is still broken, the replay stops at the same step.
+        code, out, _ = run(["replay", str(report_dir), "--quiet"], capsys)
+        assert code == 1 and "tokens.influence" in out
+        code, out, _ = run(["replay", str(report_dir / "report.json"), "--json"], capsys)
+        assert code == 1 and json.loads(out)["violation"]["step"] == data["step"]
+    # Once it is fixed, the trace replays cleanly.
+    code, out, _ = run(["replay", str(report_dir), "--all", "--quiet"], capsys)
+    assert code == 0 and "no violation" in out
+    code, out, _ = run(["report", str(reports)], capsys)
+    assert code == 0 and "Reports in" in out
+    code, out, _ = run(["report", str(reports), "--json"], capsys)
+    assert code == 0 and [r["invariant"] for r in json.loads(out)] == sorted(found)
+    code, out, _ = run(["report", str(reports), "--show", report_dir.name, "--json"], capsys)
+    assert code == 0 and json.loads(out)["invariant"]["id"] == "tokens.influence"
+    code, out, _ = run(["report", str(report_dir), "--json"], capsys)
+    assert code == 0 and json.loads(out)["name"] == report_dir.name
+
+
+def test_replay_of_malformed_trace_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    trace = tmp_path / "trace.txt"
+    trace.write_text("chance 33\nchance 35\nc buy the-farm\n")
+    code, _, err = run(["replay", str(trace)], capsys)
+    assert code == 2 and f"{trace}:3" in err
+    code, _, err = run(["replay", str(tmp_path / "nowhere.json")], capsys)
+    assert code == 2 and "nowhere.json" in err
+
+
+def test_report_of_missing_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["report"], capsys)
+    assert code == 0 and "no reports" in out
+    code, _, err = run(["report", str(tmp_path / "nothing-here")], capsys)
+    assert code == 2 and "nothing-here" in err
+
+
+def test_interrupted_run_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from doubtspec.cli import fuzz_cmd
+
+    reports = tmp_path / "reports"
+    (reports / "earlier").mkdir(parents=True)
+    (reports / "earlier" / "report.json").write_text("{}")
+
+    def interrupted(*args: object, **kwargs: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fuzz_cmd, "run_fuzz", interrupted)
+    code, _, err = run(["fuzz", "--report-dir", str(reports)], capsys)
+    assert code == 130 and "interrupted" in err
+    assert [p.name for p in reports.iterdir()] == ["earlier"]
+    assert (reports / "earlier" / "report.json").read_text() == "{}"
+
+
+def test_live_view_renders() -> None:
+    from rich.console import Console
+
+    from doubtspec.cli.fuzz_cmd import FuzzView
+    from doubtspec.invariants.machines import Recorder
+
+    recorder = Recorder(examples=3, steps=1200, checks=40_000, games=3)
+    console = Console(record=True, width=100)
+    console.print(FuzzView(recorder, "ci"))
+    text = console.export_text()
+    assert "examples" in text and "1,200" in text and "invariants checked" in text and "elapsed" in text

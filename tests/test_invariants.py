@@ -1,0 +1,238 @@
+"""The invariant catalog: its shape, known-good games, and hand-made states that must be caught."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from doubtspec.errors import OptionError
+from doubtspec.invariants import catalog
+from doubtspec.invariants.catalog import (
+    BY_ID,
+    CATALOG,
+    ProbeInvariant,
+    StateInvariant,
+    Trace,
+    TraceInvariant,
+    TransitionInvariant,
+    select,
+)
+from doubtspec.model.actions import Action, EndPlay, Message, Pass, PlaceDoubt, PlayStandard
+from doubtspec.model.cards import TokenKind, Zone
+from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
+from doubtspec.model.game import Game
+from doubtspec.model.rulings import Rulings
+from doubtspec.model.state import TOKEN_INDEX, Actor, GameState, Outcome, OutcomeReason, Phase
+from doubtspec.model.steps import Messaging
+from doubtspec.rulebook import Section
+
+
+def _prudent_game(game: Game, seed: int, limit: int = 600) -> tuple[GameState, list[tuple[GameState, Action]]]:
+    """A seeded game whose Company avoids spending the Budget its Buy Phase needs (so games run long)."""
+    rng = random.Random(seed)
+    state = new_game(game)
+    steps: list[tuple[GameState, Action]] = []
+    for _ in range(limit):
+        if state.outcome is not None:
+            break
+        actions = legal_actions(state)
+        if current_actor(state) is Actor.COMPANY and not state.pending and state.phase is Phase.COMPANY_PLAY:
+            from doubtspec.invariants.machines import _prudent
+
+            actions = tuple(_prudent(state, actions))
+        action = actions[rng.randrange(len(actions))]
+        steps.append((state, action))
+        state = apply(state, action)
+    return state, steps
+
+
+def _violations(game: Game, seeds: range) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for seed in seeds:
+        final, steps = _prudent_game(game, seed)
+        for before, action in steps:
+            after = apply(before, action)
+            for inv in CATALOG:
+                message = None
+                if isinstance(inv, StateInvariant):
+                    message = inv.check(after)
+                elif isinstance(inv, TransitionInvariant):
+                    message = inv.check(before, action, after)
+                elif isinstance(inv, ProbeInvariant):
+                    candidates = inv.candidates(before)
+                    message = inv.check(before, candidates[0]) if candidates else None
+                if message is not None:
+                    found.setdefault(inv.id, f"step {len(found)}: {message}")
+        trace = Trace(game, tuple(a for _, a in steps), final)
+        for inv in CATALOG:
+            if isinstance(inv, TraceInvariant):
+                message = inv.check(trace)
+                if message is not None:
+                    found.setdefault(inv.id, message)
+    return found
+
+
+def test_catalog_shape() -> None:
+    assert len(BY_ID) == len(CATALOG)
+    for inv in CATALOG:
+        assert inv.id and inv.id == inv.id.lower() and " " not in inv.id
+        assert inv.sections and all(isinstance(s, Section) for s in inv.sections), inv.id
+        assert "\n" not in inv.statement and inv.statement.endswith("."), inv.id
+    kinds = {type(inv) for inv in CATALOG}
+    assert kinds == {StateInvariant, TransitionInvariant, TraceInvariant, ProbeInvariant}
+    for kind in TokenKind:
+        assert f"tokens.{kind.value}" in BY_ID
+
+
+def test_select_by_id_and_group() -> None:
+    assert select(None) == CATALOG
+    assert [i.id for i in select(["hand.movement"])] == ["hand.movement"]
+    assert {i.id for i in select(["tokens"])} == {f"tokens.{k.value}" for k in TokenKind}
+    with pytest.raises(OptionError) as info:
+        select(["no-such-invariant"])
+    assert info.value.field == "--invariant"
+
+
+@pytest.mark.parametrize("rulings", [(), ("draw-order=reshuffle-first", "trash-buy=any"),
+                                     ("messaging-zones=any-zones", "budget-payment=any-cover")])
+def test_seeded_games_break_nothing(cards: object, rulings: tuple[str, ...]) -> None:
+    from doubtspec.model.cards import CardSet
+
+    assert isinstance(cards, CardSet)
+    assert _violations(Game(cards, Rulings.parse(rulings)), range(3)) == {}
+
+
+def _midgame(game: Game) -> GameState:
+    state, _ = _prudent_game(game, 7, limit=120)
+    return state
+
+
+def _state(inv_id: str, state: GameState) -> str | None:
+    inv = BY_ID[inv_id]
+    assert isinstance(inv, StateInvariant)
+    return inv.check(state)
+
+
+def test_token_created_from_nothing_is_caught(game: Game) -> None:
+    state = _midgame(game)
+    assert _state("tokens.profit", state) is None
+    broken = dataclasses.replace(state, profit=state.profit + 1)
+    message = _state("tokens.profit", broken)
+    assert message is not None and "piece limit" in message
+    supply = list(state.supply)
+    supply[TOKEN_INDEX[TokenKind.INFLUENCE]] = -1
+    assert "outside" in str(_state("tokens.influence", dataclasses.replace(state, supply=tuple(supply))))
+
+
+def test_card_in_two_places_is_caught(game: Game) -> None:
+    state = _midgame(game)
+    card = state.c_deck[0] if state.c_deck else state.c_discard[0]
+    broken = dataclasses.replace(state, c_hand=tuple(sorted((*state.c_hand, card))))
+    message = _state("cards.company", broken)
+    assert message is not None and f"{card} is in 2 places" in message
+    lost = dataclasses.replace(state, m_deck=state.m_deck[1:]) if state.m_deck else None
+    if lost is not None:
+        assert "missing" in str(_state("cards.movement", lost))
+
+
+def test_limits_are_caught(game: Game) -> None:
+    state = _midgame(game)
+    assert _state("doubt.bounds", dataclasses.replace(state, doubt=(4, 0, 0, 0))) is not None
+    lobbied = dataclasses.replace(state, market_profit=(4, *state.market_profit[1:]))
+    assert "at most three" in str(_state("lobby.limit", lobbied))
+    hand = tuple(range(1, 5))
+    assert "over its hand limit of 3" in str(_state("hand.movement", dataclasses.replace(state, m_hand=hand)))
+    tableau = tuple((c, True) for c in range(1, 10))
+    assert "over the limit of 8" in str(_state("tableau.limit", dataclasses.replace(state, tableau=tableau)))
+
+
+def test_company_turn_starts_with_five_cards(game: Game) -> None:
+    state = _midgame(game)
+    start = dataclasses.replace(state, phase=Phase.COMPANY_PLAY, pending=(), plays=0, outcome=None)
+    short = dataclasses.replace(start, c_hand=start.c_hand[:4] if len(start.c_hand) >= 5 else (1, 2, 3, 4))
+    assert "not 5" in str(_state("hand.company", short))
+
+
+def test_outcomes_must_hold(game: Game) -> None:
+    state = _midgame(game)
+    fake = dataclasses.replace(state, outcome=Outcome(OutcomeReason.PROFIT_VICTORY, 3, "fake"), phase=Phase.OVER,
+                               pending=(), profit=10)
+    assert "Profit Victory with 10 Profit" in str(_state("outcome.reason", fake))
+    ongoing = dataclasses.replace(state, stars=3)
+    assert "game goes on" in str(_state("outcome.reason", ongoing))
+    margin = dataclasses.replace(fake, outcome=Outcome(OutcomeReason.MARGINALIZATION, 3, "fake"))
+    assert _state("hand.marginalization", margin) is not None
+
+
+def test_doubt_is_placed_one_at_a_time(game: Game) -> None:
+    state = _midgame(game)
+    inv = BY_ID["doubt.order"]
+    assert isinstance(inv, TransitionInvariant)
+    after = dataclasses.replace(state, doubt=(state.doubt[0] + 2, *state.doubt[1:]))
+    assert inv.check(state, PlaceDoubt(Zone.CHILDREN), after) is not None
+    assert inv.check(state, EndPlay(), after) is not None
+
+
+def test_messaging_pays_the_bottom_space_first(game: Game) -> None:
+    # Children column, values 1, 2, 2 top to bottom; with two Doubt the bottom one costs 2.
+    state = dataclasses.replace(_midgame(game), doubt=(2, 1, 1, 1), messaging=5, pending=(Messaging(0),))
+    inv = BY_ID["doubt.order"]
+    assert isinstance(inv, TransitionInvariant)
+    action = Message(Zone.CHILDREN, 1, 0)
+    right = dataclasses.replace(state, doubt=(1, 1, 1, 1), messaging=3, pending=())
+    assert inv.check(state, action, right) is None
+    top_down = dataclasses.replace(right, messaging=4)
+    assert "bottom-up" in str(inv.check(state, action, top_down))
+
+
+def test_scoring_follows_the_rulebook_example(game: Game) -> None:
+    # Seven Victims in Middle Age: two sets of three lose two each, three score and move on.
+    state = _midgame(game)
+    inv = BY_ID["scoring.demographics"]
+    assert isinstance(inv, TransitionInvariant)
+    supply = list(state.supply)
+    supply[TOKEN_INDEX[TokenKind.VICTIMS]] += sum(state.victims) - 7
+    before = dataclasses.replace(state, victims=(0, 0, 7, 0), c_reserve=(), supply=tuple(supply))
+    seed_row = game.cards.display.seed_for(3)
+    expected = (seed_row[0], seed_row[1], seed_row[2], 3 + seed_row[3])
+    after = dataclasses.replace(before, victims=expected, profit=before.profit + 3, reshuffles=before.reshuffles + 1)
+    assert inv.check(before, EndPlay(), after) is None
+    wrong = dataclasses.replace(after, victims=(expected[0], expected[1], expected[2], expected[3] + 1))
+    assert inv.check(before, EndPlay(), wrong) is not None
+
+
+def test_banned_play_without_loopholes_is_caught(game: Game) -> None:
+    state = _midgame(game)
+    inv = BY_ID["ban.play"]
+    assert isinstance(inv, TransitionInvariant)
+    card = state.c_hand[0] if state.c_hand else 1
+    kind = game.company_card(card).kind
+    banned = dataclasses.replace(state, banned=(kind,), c_reserve=())
+    assert "without Loopholes" in str(inv.check(banned, PlayStandard(card, ()), banned))
+    assert inv.check(state, Pass(), state) is None
+
+
+def test_probes_reject_out_of_turn_actions(game: Game) -> None:
+    state = new_game(game)
+    probe = BY_ID["reject.out-of-turn"]
+    assert isinstance(probe, ProbeInvariant)
+    for action in probe.candidates(state):
+        assert probe.check(state, action) is None
+
+
+def test_replay_detects_a_wrong_final_state(game: Game) -> None:
+    final, steps = _prudent_game(game, 3, limit=60)
+    inv = BY_ID["contract.replay"]
+    assert isinstance(inv, TraceInvariant)
+    actions = tuple(a for _, a in steps)
+    assert inv.check(Trace(game, actions, final)) is None
+    assert inv.check(Trace(game, actions, dataclasses.replace(final, profit=final.profit + 1))) is not None
+
+
+def test_legal_memo_follows_the_state(game: Game) -> None:
+    state = new_game(game)
+    assert catalog.legal(state) == legal_actions(state)
+    catalog.forget()
+    assert catalog.legal(state) == legal_actions(state)

@@ -1,0 +1,83 @@
+"""The Hypothesis machines: they play whole games, group actions by rule, and run deterministically."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import settings
+from hypothesis.stateful import run_state_machine_as_test
+
+from doubtspec.invariants.catalog import CATALOG, select
+from doubtspec.invariants.fuzzing import FuzzOptions, run_fuzz
+from doubtspec.invariants.machines import ActionKind, GameMachine, Recorder, kind_of, machine_for, violation_type
+from doubtspec.invariants.profiles import PROFILES
+from doubtspec.model.engine import apply, legal_actions, new_game
+from doubtspec.model.game import Game
+from doubtspec.model.rulings import Rulings
+
+
+def test_every_action_of_a_game_has_a_rule(game: Game) -> None:
+    rng = random.Random(1)
+    kinds: set[ActionKind] = set()
+    for _ in range(5):
+        state = new_game(game)
+        while state.outcome is None:
+            actions = legal_actions(state)
+            kinds.update(kind_of(a) for a in actions)
+            state = apply(state, actions[rng.randrange(len(actions))])
+    assert {ActionKind.CHANCE, ActionKind.COMPANY_PLAY, ActionKind.COMPANY_BUY, ActionKind.COMPANY_END,
+            ActionKind.MOVEMENT_PASS, ActionKind.MOVEMENT_CHOICE} <= kinds
+
+
+def test_machine_rules_cover_every_kind() -> None:
+    names = {name for name in dir(GameMachine) if not name.startswith("_")}
+    for kind in ActionKind:
+        assert kind.value.replace("-", "_") in names
+    assert {"probe_banned", "probe_full_hand", "probe_unaffordable", "probe_out_of_turn"} <= names
+
+
+def test_machine_runs_as_a_hypothesis_test(game: Game) -> None:
+    recorder = Recorder()
+    machine = machine_for(game, CATALOG, recorder)
+    run_state_machine_as_test(machine, settings=settings(PROFILES["ci"].settings(database=None, max_examples=4),
+                                                         stateful_step_count=60))
+    assert recorder.examples >= 4 and recorder.steps > 100 and recorder.checks > recorder.steps
+    assert recorder.violations() == []
+
+
+def test_machines_are_kept_apart_by_configuration(game: Game) -> None:
+    other = Game(game.cards, Rulings.parse(["draw-order=reshuffle-first"]))
+    names = {machine_for(game).__name__, machine_for(other).__name__,
+             machine_for(game, select(["tokens"])).__name__}
+    assert len(names) == 3 and all(game.cards.fingerprint in n for n in names)
+    assert machine_for(game).__name__ == machine_for(game).__name__
+
+
+def test_violation_types_are_distinct_per_invariant() -> None:
+    assert violation_type("tokens.profit") is violation_type("tokens.profit")
+    assert violation_type("tokens.profit") is not violation_type("tokens.victims")
+    assert issubclass(violation_type("cards.company"), AssertionError)
+
+
+def test_same_seed_same_run(game: Game) -> None:
+    options = FuzzOptions(game, examples=4, database=None, max_steps=50)
+    first, second = run_fuzz(options), run_fuzz(options)
+    assert (first.seed, first.steps, first.games) == (second.seed, second.steps, second.games)
+    assert first.violations == []
+
+
+def test_budget_runs_in_chunks(game: Game) -> None:
+    result = run_fuzz(FuzzOptions(game, budget=0.5, database=None, max_steps=30, seed=3))
+    assert result.runs >= 1 and result.examples >= 1 and result.seed == 3
+
+
+@pytest.mark.parametrize("name", sorted(PROFILES))
+def test_profiles(name: str) -> None:
+    profile = PROFILES[name]
+    hypothesis_settings = profile.settings(database=None)
+    assert hypothesis_settings.deadline is None and hypothesis_settings.stateful_step_count == profile.steps
+    assert (profile.examples is None) != (profile.budget is None)
+    if name == "ci":
+        assert profile.seed is not None and profile.examples is not None
+    assert settings.get_profile(f"doubtspec-{name}").stateful_step_count == profile.steps
