@@ -1,0 +1,199 @@
+"""The second method: a bounded search over the engine's own legal actions and chance outcomes.
+
+Chance is a free choice (the best luck), as in the solver. States are expanded round by round
+(lowest `state.round` first), so the first round whose states reach the target is the earliest.
+States are hashed up to interchangeable cards: two Company cards with identical data (Budget,
+kind, both sides) behave identically, so states that differ only by swapping such cards in the
+deck, hand, discard pile or out of the game are explored once. The same caps on plays and buys
+per turn as the solver's can be applied, so that the two methods answer the same question.
+
+With `--opponent passive` the Movement only passes; its Set-Up deals, its starting card and its
+Market refills cannot reach the Company's side (no Goal is achieved, no Market card bought), so
+only the engine's first option is explored there, as in the solver.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from doubtspec.model.actions import Action, Buy, Pass, PlayReserve, PlayStandard, Unlobby
+from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
+from doubtspec.model.game import Game
+from doubtspec.model.state import Actor, GameState, Outcome, Phase
+from doubtspec.model.steps import ChooseStartingCard, DealGoal, FillMarket, GoalSplit
+from doubtspec.solver.bmc import Caps
+
+Target = Callable[[Outcome], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class ExhaustiveResult:
+    """The earliest round the target is reached in (or None), a witness, and what the search cost."""
+
+    found: int | None
+    actions: tuple[Action, ...] | None
+    states: int
+    complete: bool
+    """False when the search stopped at its state limit or time limit (the answer is then unknown)."""
+    seconds: float
+
+
+class _Keys:
+    """State keys up to interchangeable Company cards."""
+
+    def __init__(self, game: Game) -> None:
+        kinds: dict[object, int] = {}
+        self.kind: dict[int, int] = {}
+        for number, card in sorted(game.cards.company.items()):
+            signature = (card.budget, card.kind, card.standard, card.reserve)
+            self.kind[int(number)] = kinds.setdefault(signature, int(number))
+
+    def key(self, s: GameState) -> tuple[object, ...]:
+        k = self.kind
+
+        def bag(cards: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(sorted(k[c] for c in cards))
+
+        def row(cards: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(k[c] for c in cards)
+
+        return (
+            s.phase, s.round, s.pending, s.outcome, bag(s.c_deck), bag(s.c_hand), bag(s.c_discard),
+            row(s.c_reserve), row(s.c_in_play), tuple(row(p) for p in s.piles), tuple(row(t) for t in s.stacks),
+            row(s.trash), bag(s.c_removed), s.victims, s.doubt, s.profit, s.stars, s.banned, s.plays, s.buys,
+            s.unlobbied, s.discount, s.reshuffles, s.m_deck, s.market, s.market_profit, s.m_hand, s.tableau,
+            s.m_discard, s.influence, s.messaging, s.agitation, s.flight, s.flight_spent, s.goals, s.goal_profit,
+            s.goal_agitation, s.achieved, s.supply,
+        )
+
+
+def _choices(state: GameState, caps: Caps | None, passive: bool) -> tuple[Action, ...]:
+    actions = legal_actions(state)
+    actor = current_actor(state)
+    if passive:
+        head = state.pending[0] if state.pending else None
+        if isinstance(head, GoalSplit | DealGoal | FillMarket | ChooseStartingCard):
+            return actions[:1]
+        if actor is Actor.MOVEMENT and head is None and state.phase is Phase.MOVEMENT_TURN:
+            return tuple(a for a in actions if isinstance(a, Pass))
+    if caps is not None and actor is Actor.COMPANY and not state.pending:
+        used = state.plays + (1 if state.unlobbied else 0)
+        if used >= caps.plays:
+            actions = tuple(a for a in actions if not isinstance(a, PlayStandard | PlayReserve | Unlobby))
+        if state.buys >= caps.buys:
+            actions = tuple(a for a in actions if not isinstance(a, Buy))
+    return actions
+
+
+def search(game: Game, target: Target, max_rounds: int, caps: Caps | None = None, passive: bool = True,
+           max_states: int | None = None, timeout_s: float | None = None) -> ExhaustiveResult:
+    """The earliest round (up to `max_rounds`) in which a game can end with an outcome `target` accepts."""
+    started = time.perf_counter()
+    keys = _Keys(game)
+    root = new_game(game)
+    parent: dict[tuple[object, ...], tuple[tuple[object, ...] | None, Action | None]] = {keys.key(root): (None, None)}
+    queue: list[tuple[int, int, GameState]] = [(root.round, 0, root)]
+    counter = 1
+    best: tuple[int, tuple[object, ...]] | None = None
+    complete = True
+    while queue:
+        rnd, _, state = heapq.heappop(queue)
+        if best is not None and rnd > best[0]:
+            break
+        if max_states is not None and len(parent) > max_states:
+            complete = False
+            break
+        if timeout_s is not None and time.perf_counter() - started > timeout_s:
+            complete = False
+            break
+        key = keys.key(state)
+        outcome = state.outcome
+        if outcome is not None:
+            if target(outcome) and outcome.round <= max_rounds and (best is None or outcome.round < best[0]):
+                best = (outcome.round, key)
+            continue
+        if state.round > max_rounds:
+            continue
+        for action in _choices(state, caps, passive):
+            nxt = apply(state, action)
+            nkey = keys.key(nxt)
+            if nkey in parent:
+                continue
+            parent[nkey] = (key, action)
+            counter += 1
+            heapq.heappush(queue, (nxt.round, counter, nxt))
+    seconds = time.perf_counter() - started
+    if best is None:
+        return ExhaustiveResult(None, None, len(parent), complete, seconds)
+    path: list[Action] = []
+    cursor: tuple[object, ...] | None = best[1]
+    while cursor is not None:
+        prev, step = parent[cursor]
+        if step is not None:
+            path.append(step)
+        cursor = prev
+    path.reverse()
+    return ExhaustiveResult(best[0], tuple(path), len(parent), complete, seconds)
+
+
+def earliest_outcomes(game: Game, max_rounds: int, caps: Caps | None = None, passive: bool = True,
+                      max_states: int | None = None,
+                      timeout_s: float | None = None) -> tuple[dict[str, ExhaustiveResult], bool]:
+    """One search for every outcome at once: per outcome reason, the earliest round it can happen in.
+
+    Returns the results by reason value and whether the search was complete (a missing reason is
+    then unreachable within the bound).
+    """
+    started = time.perf_counter()
+    keys = _Keys(game)
+    root = new_game(game)
+    parent: dict[tuple[object, ...], tuple[tuple[object, ...] | None, Action | None]] = {keys.key(root): (None, None)}
+    queue: list[tuple[int, int, GameState]] = [(root.round, 0, root)]
+    counter = 1
+    best: dict[str, tuple[int, tuple[object, ...]]] = {}
+    complete = True
+    while queue:
+        _, _, state = heapq.heappop(queue)
+        if (max_states is not None and len(parent) > max_states) or (
+                timeout_s is not None and time.perf_counter() - started > timeout_s):
+            complete = False
+            break
+        key = keys.key(state)
+        outcome = state.outcome
+        if outcome is not None:
+            reason = outcome.reason.value
+            if outcome.round <= max_rounds and (reason not in best or outcome.round < best[reason][0]):
+                best[reason] = (outcome.round, key)
+            continue
+        if state.round > max_rounds:
+            continue
+        for action in _choices(state, caps, passive):
+            nxt = apply(state, action)
+            nkey = keys.key(nxt)
+            if nkey in parent:
+                continue
+            parent[nkey] = (key, action)
+            counter += 1
+            heapq.heappush(queue, (nxt.round, counter, nxt))
+    seconds = time.perf_counter() - started
+    results: dict[str, ExhaustiveResult] = {}
+    for reason, (rnd, end) in best.items():
+        path: list[Action] = []
+        cursor: tuple[object, ...] | None = end
+        while cursor is not None:
+            prev, step = parent[cursor]
+            if step is not None:
+                path.append(step)
+            cursor = prev
+        path.reverse()
+        results[reason] = ExhaustiveResult(rnd, tuple(path), len(parent), complete, seconds)
+    return results, complete
+
+
+def outcome_is(*reasons: object) -> Target:
+    def target(outcome: Outcome) -> bool:
+        return outcome.reason in reasons
+    return target

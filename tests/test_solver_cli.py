@@ -1,0 +1,68 @@
+"""`doubtspec solve ...`: answers, exit codes and the witness file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from doubtspec.cli.app import main
+from doubtspec.cli.exitcodes import ExitCode
+
+TINY = str(Path(__file__).parent / "data" / "tiny3.toml")
+SMALL = ["--cards", TINY, "--plays", "3", "--buys", "2"]
+
+
+def run(argv: list[str]) -> int:
+    try:
+        main(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return 0
+
+
+def test_yes_with_witness(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "witness.json"
+    assert run(["solve", "profit", "--by-turn", "2", *SMALL, "--json", "--witness-out", str(out)]) == ExitCode.OK
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["answer"] == "yes" and answer["earliest_turn"] == 2
+    assert answer["assumptions"]["chance"].startswith("best luck")
+    trace = json.loads(out.read_text())
+    assert trace["actions"] and trace["outcome"]["reason"] == "profit-victory"
+
+
+def test_no_renders_assumptions(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["solve", "stars", "--by-turn", "1", *SMALL]) == ExitCode.OK
+    text = capsys.readouterr().out
+    assert "NO" in text and "assumed:" in text and "best luck" in text
+
+
+def test_unknown_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["solve", "stars", "--by-turn", "2", *SMALL, "--timeout", "0.001", "--json"]) == ExitCode.UNKNOWN
+    assert json.loads(capsys.readouterr().out)["answer"] == "unknown"
+
+
+@pytest.mark.parametrize("argv", [
+    ["solve", "stars", "--by-turn", "0"],
+    ["solve", "stars", "--by-turn", "1", "--opponent", "any"],
+    ["solve", "goal", "3", "--by-turn", "2"],
+    ["solve", "goals", "--by-turn", "2"],
+    ["solve", "movement-win", "--by-turn", "2"],
+    ["solve", "stars", "--by-turn", "1", "--ruling", "no-such-ruling=x"],
+    ["solve", "stars", "--by-turn", "1", "--cards", "/no/such/file.toml"],
+])
+def test_bad_usage_exits_2(argv: list[str]) -> None:
+    assert run(argv) == ExitCode.BAD_INPUT
+
+
+def test_degenerate_runs_the_catalogue(capsys: pytest.CaptureFixture[str]) -> None:
+    code = run(["solve", "degenerate", "--by-turn", "2", *SMALL, "--stars-before", "3", "--profit-before", "2",
+                "--defeat-before", "1", "--games", "5", "--json"])
+    assert code == ExitCode.OK
+    data = json.loads(capsys.readouterr().out)
+    rows = {row["query"]: row for row in data["degenerate"]}
+    assert rows["stars"]["degenerate"] is True and rows["stars"]["earliest_possible"] == 2
+    assert rows["profit"]["solver"] == "no"
+    assert rows["stars"]["random_games"] == 5
+    assert "defeat" not in rows  # a threshold of turn 1 leaves no earlier turn to ask about

@@ -1,0 +1,128 @@
+"""Known answers for each query kind, witness replay and the trace format.
+
+The tiny card file (tests/data/tiny3.toml) is built so that answers change between turns 1 and 2:
+its first Reshuffle can come at turn 2 at the earliest (three-card hands, draw cards), and one
+star of 4 Profit wins. The shipped set's first hand can be played out so that nothing can be
+bought: an Economic Defeat at turn 1.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import pytest
+
+from doubtspec.errors import OptionError
+from doubtspec.model.cards import load_cards
+from doubtspec.model.game import Game
+from doubtspec.model.state import OutcomeReason
+from doubtspec.reports.trace import TRACE_FORMAT, load_trace
+from doubtspec.solver.bmc import Caps
+from doubtspec.solver.queries import Answer, Opponent, QueryKind, solve
+from doubtspec.solver.witness import replay_actions
+
+DATA = Path(__file__).parent / "data"
+TINY = Game(load_cards(DATA / "tiny3.toml"))
+CAPS = Caps(plays=3, buys=2)
+
+
+@functools.cache
+def tiny_answer(kind: QueryKind, bound: int) -> Answer:
+    """One solve per question for the whole module (the answers do not change between tests)."""
+    return solve(TINY, kind, bound, caps=CAPS, check_caps=False)
+
+
+@pytest.mark.parametrize(("kind", "reason"), [(QueryKind.STARS, OutcomeReason.STAR_VICTORY),
+                                              (QueryKind.PROFIT, OutcomeReason.PROFIT_VICTORY)])
+def test_company_victories_flip_between_turn_one_and_two(kind: QueryKind, reason: OutcomeReason) -> None:
+    answer = tiny_answer(kind, 2)
+    assert answer.status == "yes"
+    assert answer.earliest == 2
+    assert [c.status for c in answer.checks] == ["unsat", "sat"]
+    assert answer.witness is not None
+    final = replay_actions(TINY, answer.witness.actions)
+    assert final.outcome is not None and final.outcome.reason is reason and final.outcome.round == 2
+
+
+def test_known_false_stars_by_turn_one() -> None:
+    answer = solve(TINY, QueryKind.STARS, 1, caps=CAPS)
+    assert answer.status == "no"
+    assert answer.witness is None
+    assert answer.exact is not None
+
+
+def test_known_true_defeat_on_the_shipped_set() -> None:
+    game = Game(load_cards())
+    answer = solve(game, QueryKind.DEFEAT, 1, caps=CAPS, check_caps=False)
+    assert answer.status == "yes" and answer.earliest == 1
+    assert answer.witness is not None
+    final = replay_actions(game, answer.witness.actions)
+    assert final.outcome is not None
+    assert final.outcome.reason in (OutcomeReason.ECONOMIC_DEFEAT, OutcomeReason.MARGINALIZATION)
+
+
+def test_known_false_defeat_by_turn_one() -> None:
+    answer = solve(TINY, QueryKind.DEFEAT, 1, caps=CAPS, check_caps=False)
+    assert answer.status == "no"
+
+
+def test_answers_state_their_assumptions() -> None:
+    answer = tiny_answer(QueryKind.STARS, 1)
+    text = "\n".join(answer.assumptions.lines())
+    for needle in ("passive", "best luck", "turn-numbering=round", "3 plays", "2 buys", "rulings: all defaults"):
+        assert needle in text
+    data = answer.to_json()
+    assert data["answer"] == "no" and data["assumptions"]["opponent"].startswith("passive")
+
+
+def test_timeout_is_unknown() -> None:
+    answer = solve(TINY, QueryKind.STARS, 2, caps=CAPS, timeout_s=0.001, check_caps=False)
+    assert answer.status == "unknown"
+    assert any("unknown within" in note for note in answer.notes)
+
+
+def test_witness_trace_format(tmp_path: Path) -> None:
+    answer = tiny_answer(QueryKind.PROFIT, 2)
+    assert answer.witness is not None
+    path = tmp_path / "w.json"
+    answer.witness.write(path, TINY, {"query": answer.to_json()})
+    data = json.loads(path.read_text())
+    assert data["format"] == TRACE_FORMAT
+    assert data["cards"]["fingerprint"] == TINY.cards.fingerprint
+    assert data["seed"] is None and data["rulings"] == {}
+    assert data["outcome"]["reason"] == "profit-victory"
+    trace = load_trace(path)  # the fuzzer's reader takes witnesses as they are
+    final = replay_actions(trace.game(), trace.parsed())
+    assert final.outcome is not None and final.outcome.round == 2
+
+
+@pytest.mark.parametrize("kind", [QueryKind.GOAL, QueryKind.GOALS, QueryKind.MOVEMENT_WIN])
+def test_movement_queries_are_refused_not_approximated(kind: QueryKind) -> None:
+    with pytest.raises(OptionError):
+        solve(TINY, kind, 1)
+
+
+def test_opponent_any_is_refused_not_approximated() -> None:
+    with pytest.raises(OptionError):
+        solve(TINY, QueryKind.STARS, 1, opponent=Opponent.ANY)
+
+
+def test_ruling_alternatives_are_encoded() -> None:
+    """Under reshuffle-first the Draw Phase draws five after the Sequence; the witness must still replay."""
+    from doubtspec.model.rulings import Rulings
+
+    game = Game(TINY.cards, Rulings.parse(["draw-order=reshuffle-first", "trigger-timing=before-effects"]))
+    answer = solve(game, QueryKind.STARS, 2, caps=CAPS, check_caps=False)
+    assert answer.status == "yes"
+    assert answer.witness is not None
+    assert replay_actions(game, answer.witness.actions).outcome is not None
+
+
+@pytest.mark.slow
+def test_a_no_is_exact_when_the_caps_cannot_bind() -> None:
+    """With enough slots, the caps check proves that no run of turn 1 is cut off: the 'no' is exact."""
+    answer = solve(TINY, QueryKind.STARS, 1, caps=Caps(plays=10, buys=7))
+    assert answer.status == "no"
+    assert answer.exact is True

@@ -1,0 +1,182 @@
+"""The encoding's transition agrees with the engine's, step by step, on generated states.
+
+A state is reached by a seeded random playout (the Movement passing, as in the encoding's scope);
+an engine-legal free action is drawn; the step is encoded over the concrete state with the
+action's decision fixed and the follow-up choices (Doubt columns, draws, Lobby targets) left to
+Z3; the model's choices are then played through the checked engine, and the engine's successor
+must equal the model's, field by field (`doubtspec.solver.witness.run_step` raises otherwise).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from doubtspec.model.actions import Action, Buy, BuySource, EndBuy, EndPlay, Pass, PlayReserve, PlayStandard, Unlobby
+from doubtspec.model.cards import load_cards
+from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
+from doubtspec.model.game import Game
+from doubtspec.model.rulings import Rulings
+from doubtspec.model.state import Actor, GameState, Phase
+from doubtspec.solver.encoding import GOAL_TARGET_BASE, SymState, Tables, concrete
+from doubtspec.solver.terms import TRUE, BoolTerm, Solver, and_, eq, not_
+from doubtspec.solver.transition import Encoder, Kind, Step
+from doubtspec.solver.witness import run_step
+
+DATA = Path(__file__).parent / "data"
+GAMES = {
+    "shipped": Game(load_cards()),
+    "tiny": Game(load_cards(DATA / "tiny.toml")),
+    "shipped, other rulings": Game(load_cards(), Rulings.parse([
+        "draw-order=reshuffle-first", "budget-payment=any-cover", "trigger-timing=before-effects",
+        "trash-buy=any", "restriction-pile-buy=buyable", "lobby-targets=market-only"])),
+}
+
+
+def rest_state(game: Game, seed: int, stop: int) -> GameState:
+    """A state at rest (a free choice of a side) after a seeded playout that prefers to keep playing.
+
+    After its first play (buy) the Company ends the phase with even odds, so that a hand is rarely
+    played out before the Buy Phase (an Economic Defeat) and playouts live long enough to reach
+    Reserves, reshuffles and the trash pile.
+    """
+    rng = random.Random(seed)
+    state = new_game(game)
+    rests = 0
+    last = state
+    while current_actor(state) is not Actor.TERMINAL:
+        actor = current_actor(state)
+        if not state.pending and actor is not Actor.CHANCE:
+            last = state
+            if rests >= stop:
+                return state
+            rests += 1
+        actions = legal_actions(state)
+        if actor is Actor.MOVEMENT and not state.pending and state.phase is Phase.MOVEMENT_TURN:
+            action: Action = Pass()
+        else:
+            ends = [a for a in actions if isinstance(a, EndPlay | EndBuy)]
+            going = [a for a in actions if not isinstance(a, EndPlay | EndBuy)]
+            pool = ends if ends and (not going or rng.random() < 0.5) else going or list(actions)
+            action = pool[rng.randrange(len(pool))]
+        state = apply(state, action)
+    return last
+
+
+def _fix(step: Step, action: Action, state: GameState) -> BoolTerm:
+    """Constraints that make a step's decision the engine action `action`."""
+    parts: list[BoolTerm] = []
+
+    def pay_is(pay: tuple[int, ...]) -> None:
+        for name, var in step.bools.items():
+            if name.startswith("pay."):
+                parts.append(var if int(name[4:]) in pay else not_(var))
+
+    match action:
+        case PlayStandard(card=card, pay=pay):
+            parts += [eq(step.ints["kind"], Kind.STANDARD), eq(step.ints["card"], card)]
+            pay_is(pay)
+        case PlayReserve(card=card, pay=pay):
+            parts += [eq(step.ints["kind"], Kind.RESERVE), eq(step.ints["card"], card)]
+            pay_is(pay)
+        case Unlobby(where=where, index=index):
+            target = index + (GOAL_TARGET_BASE if where.value == "goal" else 0)
+            parts += [eq(step.ints["kind"], Kind.UNLOBBY), eq(step.ints["unlobby"], target)]
+        case Buy(source=source, index=index, pay=pay):
+            pile = {BuySource.PILE: state.piles, BuySource.STACK: state.stacks}.get(source)
+            card = pile[index][-1] if pile is not None else state.trash[index]
+            parts += [step.bools["buy"], eq(step.ints["card"], card)]
+            pay_is(pay)
+    return and_(*parts)
+
+
+def _step_for(enc: Encoder, s: SymState, state: GameState, action: Action) -> Step:
+    if isinstance(action, Pass):
+        return enc.movement_pass(s, state.round)
+    if isinstance(action, EndPlay):
+        return enc.end_play(s, state.round)
+    if isinstance(action, EndBuy):
+        return enc.end_buy(s, state.round)
+    if isinstance(action, Buy):
+        return enc.buy_slot(s, state.round, 0, TRUE)
+    return enc.play_slot(s, state.round, 0, TRUE)
+
+
+def check_agreement(game: Game, state: GameState, choice: int, seed: int) -> None:
+    tables = Tables.of(game)
+    enc = Encoder(tables)
+    if state.phase is Phase.MOVEMENT_TURN:
+        action: Action = Pass()
+    else:
+        actions = legal_actions(state)
+        going = [a for a in actions if not isinstance(a, EndPlay | EndBuy)]
+        pool = going if going and choice % 4 else list(actions)
+        action = pool[(choice // 4) % len(pool)]
+    step = _step_for(enc, concrete(tables, state), state, action)
+    solver = Solver(seed=seed)
+    for group in step.groups:
+        solver.add(group.constraint)
+    solver.add(_fix(step, action, state))
+    assert solver.check() == "sat", f"the encoding refuses the engine-legal action {action} in {state.summary()}"
+    trace: list[Action] = []
+    run_step(tables, step, solver.model(), state, trace)
+    assert trace[0] == action
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), stop=st.integers(0, 120), choice=st.integers(0, 1000),
+       z3seed=st.integers(0, 1000))
+def test_step_successor_equals_engine(name: str, seed: int, stop: int, choice: int, z3seed: int) -> None:
+    game = GAMES[name]
+    state = rest_state(game, seed, stop)
+    if state.outcome is not None or state.pending or state.phase not in (
+            Phase.COMPANY_PLAY, Phase.COMPANY_BUY, Phase.MOVEMENT_TURN):
+        return
+    check_agreement(game, state, choice, z3seed)
+
+
+def test_every_legal_play_of_a_state_is_admitted() -> None:
+    """Legality agrees in the other direction: each engine-legal play and buy is a model of the step."""
+    game = GAMES["shipped"]
+    for seed in range(3):
+        state = rest_state(game, seed, 20)
+        if state.outcome is not None or state.phase is Phase.MOVEMENT_TURN:
+            continue
+        for choice in range(len(legal_actions(state))):
+            check_agreement(game, state, choice, 0)
+
+
+def _reshuffle_states(game: Game, want: int) -> list[GameState]:
+    """Buy-Phase states whose Draw Phase runs the Reshuffle Sequence with cards in the Reserve."""
+    found: list[GameState] = []
+    for seed in range(400):
+        for stop in (15, 30, 45, 60, 80):
+            state = rest_state(game, seed, stop)
+            if (state.phase is Phase.COMPANY_BUY and state.outcome is None and not state.pending and state.buys
+                    and state.c_reserve and len(state.c_deck) < game.cards.rules.company_hand_size):
+                found.append(state)
+                if len(found) >= want:
+                    return found
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_reshuffle_sequence_with_a_reserve_agrees(name: str) -> None:
+    game = GAMES[name]
+    states = _reshuffle_states(game, 4)
+    assert states, "no playout reached a Reshuffle with a Reserve"
+    for i, state in enumerate(states):
+        tables = Tables.of(game)
+        step = Encoder(tables).end_buy(concrete(tables, state), state.round)
+        solver = Solver(seed=i)
+        for group in step.groups:
+            solver.add(group.constraint)
+        assert solver.check() == "sat"
+        trace: list[Action] = []
+        run_step(tables, step, solver.model(), state, trace)
+        assert trace[0] == EndBuy()
