@@ -9,7 +9,20 @@ import typer
 from rich.table import Table
 
 from doubtspec.cli.common import JsonOption, console
-from doubtspec.model.cards import CardSet, CompanyCard, CompanyEffect, load_cards
+from doubtspec.model.cards import (
+    AddDoubt,
+    AddVictims,
+    CardSet,
+    CompanyCard,
+    CompanyEffect,
+    Discount,
+    DrawCards,
+    Lobby,
+    NamedEffect,
+    RemoveMarketCard,
+    ScoreProfit,
+    load_cards,
+)
 from doubtspec.model.rulings import REGISTRY
 
 cards_app = typer.Typer(help="Validate and show card files.", no_args_is_help=True)
@@ -42,12 +55,21 @@ def check(path: PathArgument = None, as_json: JsonOption = False) -> None:
 
 
 def _effects(effects: tuple[CompanyEffect, ...]) -> str:
+    """Effects in the card file's own words, e.g. `victims adults 1, doubt II 2`."""
     parts = []
     for e in effects:
-        name = type(e).__name__
-        values = " ".join(str(getattr(e, f)).lower().replace("zone.", "").replace("doubtgroup.", "")
-                          for f in e.__dataclass_fields__)
-        parts.append(f"{name} {values}")
+        match e:
+            case AddVictims(zone=zone, count=count):
+                parts.append(f"victims {zone.key} {count}")
+            case AddDoubt(group=group, count=count):
+                parts.append(f"doubt {group.value} {count}")
+            case Discount(amount=amount):
+                parts.append(f"discount {amount}")
+            case NamedEffect(name=name):
+                parts.append(name)
+            case ScoreProfit() | DrawCards() | Lobby() | RemoveMarketCard():
+                op = {ScoreProfit: "profit", DrawCards: "draw", Lobby: "lobby", RemoveMarketCard: "remove_market"}
+                parts.append(f"{op[type(e)]} {e.count}")
     return ", ".join(parts) or "-"
 
 
