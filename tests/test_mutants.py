@@ -21,13 +21,13 @@ from doubtspec.model.game import Game
 from doubtspec.reports.replay import replay
 from doubtspec.reports.report import RunInfo, trace_of
 
-FAST = ("token-from-nothing", "card-duplicated", "scoring-slip", "hand-limit-off-by-one")
+FAST = ("token-from-nothing", "card-duplicated", "scoring-slip", "hand-limit-off-by-one", "doubt-top-down")
 MAX_TRACE = {
     "token-from-nothing": 40,
     "card-duplicated": 45,
     "scoring-slip": 70,
     "hand-limit-off-by-one": 100,
-    "doubt-top-down": 100,
+    "doubt-top-down": 60,
     "ban-ignored": 160,
     "profit-victory-ignored": 320,
 }

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from doubtspec.errors import IllegalActionError
 from doubtspec.model import engine
+from doubtspec.model import legal as legality
 from doubtspec.model.actions import (
     Action,
     Buy,
@@ -44,7 +45,7 @@ from doubtspec.model.actions import (
     Unlobby,
     parse_action,
 )
-from doubtspec.model.cards import CardSet, HandSize, TokenKind
+from doubtspec.model.cards import CardSet, HandSize, TokenKind, Zone
 from doubtspec.model.game import Game
 from doubtspec.model.state import NO_CARD, STATE_FIELDS, Actor, GameState, OutcomeReason, Phase, Side
 from doubtspec.model.steps import (
@@ -631,6 +632,34 @@ def _doubt_steps(before: GameState, action: Action, after: GameState) -> str | N
     return None
 
 
+def _messaging_offers(state: GameState) -> str | None:
+    """Price every Messaging the engine would offer against deep columns, bottom-up, from the card data.
+
+    Messaging against a column of two or three Doubt is rare in generated games, so instead of waiting
+    for one, ask the engine's own legality layer what it would offer at the budgets around each price.
+    """
+    if state.outcome is not None or state.pending or state.phase is not Phase.MOVEMENT_TURN:
+        return None
+    deep = [zone for zone in Zone if state.doubt[zone] >= 2]
+    if not deep:
+        return None
+    # Tokens held would add to the budget; ask with icons alone.
+    bare = dataclasses.replace(state, messaging=0)
+    for zone in deep:
+        present = state.doubt[zone]
+        values = state.cards.display.doubt_values[zone]
+        for doubts in range(1, present + 1):
+            price = sum(values[present - 1 - i] for i in range(doubts))
+            for budget, offered in ((price - 1, False), (price, True)):
+                if budget < 0:
+                    continue
+                choices = legality.messaging_choices(bare, Messaging(icons=budget))
+                if (Message(zone, doubts, 0) in choices) is not offered:
+                    return (f"with {budget} Messaging, removing {doubts} of {present} Doubt from {zone.key} "
+                            f"(bottom-up price {price}) was {'not ' if offered else ''}offered")
+    return None
+
+
 def _lobby_moves(before: GameState, action: Action, after: GameState) -> str | None:
     if (not isinstance(action, LobbyOn | Unlobby | MovementBuy)
             and before.market_profit == after.market_profit and before.goal_profit == after.goal_profit
@@ -905,6 +934,9 @@ CATALOG: tuple[Invariant, ...] = (
     TransitionInvariant("doubt.order",
                         "Doubt is placed one space at a time and removed bottom-up at each space's printed cost.",
                         (S.ADDING_DOUBT, S.MESSAGING), _doubt_steps),
+    StateInvariant("doubt.messaging-offers",
+                   "Messaging is offered exactly when its budget covers the bottom-up price of the Doubt removed.",
+                   (S.MESSAGING,), _messaging_offers),
     TransitionInvariant("lobby.moves", "Lobbying Profit stays with its card, one token per action.",
                         (S.COMPANY_INTERFERENCE, S.BUYING_A_CARD, S.PACING), _lobby_moves),
     TransitionInvariant("scoring.demographics",

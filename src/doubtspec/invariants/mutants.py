@@ -136,7 +136,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("hand-limit-off-by-one", "The Movement may buy with one card more than its hand limit.",
            ("hand.movement", "reject.full-hand"), _hand_limit_off_by_one),
     Mutant("doubt-top-down", "Messaging removes Doubt at the top spaces' printed costs instead of the bottom's.",
-           ("doubt.order",), _doubt_top_down),
+           ("doubt.order", "doubt.messaging-offers"), _doubt_top_down),
     Mutant("card-duplicated", "A bought card is put into the discard pile twice.",
            ("cards.company",), _card_duplicated),
     Mutant("profit-victory-ignored", "Holding 70 Profit at the end of a Reshuffle does not win.",
