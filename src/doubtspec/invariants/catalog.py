@@ -660,6 +660,32 @@ def _messaging_offers(state: GameState) -> str | None:
     return None
 
 
+def _ban_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, ban each kind in the hand in turn and see what the engine offers.
+
+    Bans need a Goal achieved first, which generated games rarely reach early; asking the engine's
+    legality about the same hand under each possible ban checks ban enforcement on every turn.
+    """
+    if (state.outcome is not None or state.pending or state.phase is not Phase.COMPANY_PLAY or state.plays
+            or not state.c_hand):
+        return None
+    cards = state.cards.company
+    kinds = sorted({cards[c].kind for c in state.c_hand} - set(state.banned))  # type: ignore[index]
+    for kind in kinds:
+        banned = tuple(sorted((*state.banned, kind)))
+        loopholes = any(
+            (side := cards[r].reserve) is not None and side.loopholes and cards[r].kind not in banned  # type: ignore[index]
+            for r in state.c_reserve
+        )
+        offered = engine.legal_actions(dataclasses.replace(state, banned=banned))
+        for action in offered:
+            if isinstance(action, PlayReserve | PlayStandard) and cards[action.card].kind in banned:  # type: ignore[index]
+                if isinstance(action, PlayStandard) and loopholes:
+                    continue
+                return f"with {kind} banned, the engine offers {action}"
+    return None
+
+
 def _lobby_moves(before: GameState, action: Action, after: GameState) -> str | None:
     if (not isinstance(action, LobbyOn | Unlobby | MovementBuy)
             and before.market_profit == after.market_profit and before.goal_profit == after.goal_profit
@@ -937,6 +963,10 @@ CATALOG: tuple[Invariant, ...] = (
     StateInvariant("doubt.messaging-offers",
                    "Messaging is offered exactly when its budget covers the bottom-up price of the Doubt removed.",
                    (S.MESSAGING,), _messaging_offers),
+    StateInvariant("ban.offers",
+                   "With any kind in the hand banned, no card of it is offered for play but a standard play with"
+                   " Loopholes.",
+                   (S.COMPANY_INTERFERENCE, S.MOVEMENT_INTERFERENCE), _ban_offers),
     TransitionInvariant("lobby.moves", "Lobbying Profit stays with its card, one token per action.",
                         (S.COMPANY_INTERFERENCE, S.BUYING_A_CARD, S.PACING), _lobby_moves),
     TransitionInvariant("scoring.demographics",

@@ -132,7 +132,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("token-from-nothing", "Pass gives the Movement an Influence token that does not come from the supply.",
            ("tokens.influence",), _token_from_nothing),
     Mutant("ban-ignored", "Bans are ignored: banned cards can be played and banned Reserve cards trigger.",
-           ("ban.play", "reject.banned", "ban.reserve-trigger"), _ban_ignored),
+           ("ban.play", "reject.banned", "ban.reserve-trigger", "ban.offers"), _ban_ignored),
     Mutant("hand-limit-off-by-one", "The Movement may buy with one card more than its hand limit.",
            ("hand.movement", "reject.full-hand"), _hand_limit_off_by_one),
     Mutant("doubt-top-down", "Messaging removes Doubt at the top spaces' printed costs instead of the bottom's.",
