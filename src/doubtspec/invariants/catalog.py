@@ -686,6 +686,26 @@ def _ban_offers(state: GameState) -> str | None:
     return None
 
 
+def _profit_offers(state: GameState) -> str | None:
+    """Before a Draw Phase that will trigger a Reshuffle, give the Company the winning Profit and play it out.
+
+    Generated games seldom last until 70 Profit; playing the same Reshuffle with the Profit set to the
+    target (first chance outcome and first choice each time) checks the victory on every Reshuffle.
+    """
+    if (state.outcome is not None or state.pending or state.phase is not Phase.COMPANY_BUY or not state.buys
+            or len(state.c_deck) >= state.cards.rules.company_hand_size):
+        return None
+    target = state.cards.rules.profit_to_win
+    probe = engine.apply(dataclasses.replace(state, profit=max(state.profit, target)), EndBuy())
+    while probe.outcome is None and probe.phase in (Phase.COMPANY_DRAW, Phase.PACING):
+        probe = engine.apply(probe, engine.legal_actions(probe)[0])
+    ended = probe.outcome.reason if probe.outcome is not None else None
+    if ended not in (OutcomeReason.PROFIT_VICTORY, OutcomeReason.STAR_VICTORY, OutcomeReason.MARGINALIZATION):
+        return (f"a Reshuffle that ends with {target} Profit held ended in "
+                f"{ended.value if ended is not None else 'no outcome'}")
+    return None
+
+
 def _lobby_moves(before: GameState, action: Action, after: GameState) -> str | None:
     if (not isinstance(action, LobbyOn | Unlobby | MovementBuy)
             and before.market_profit == after.market_profit and before.goal_profit == after.goal_profit
@@ -967,6 +987,10 @@ CATALOG: tuple[Invariant, ...] = (
                    "With any kind in the hand banned, no card of it is offered for play but a standard play with"
                    " Loopholes.",
                    (S.COMPANY_INTERFERENCE, S.MOVEMENT_INTERFERENCE), _ban_offers),
+    StateInvariant("outcome.profit-offers",
+                   "Any Reshuffle played out with the winning Profit held ends in a Company victory (or first in"
+                   " Marginalization).",
+                   (S.COMPANY_RULES, S.RESHUFFLE_SEQUENCE), _profit_offers),
     TransitionInvariant("lobby.moves", "Lobbying Profit stays with its card, one token per action.",
                         (S.COMPANY_INTERFERENCE, S.BUYING_A_CARD, S.PACING), _lobby_moves),
     TransitionInvariant("scoring.demographics",

@@ -140,6 +140,6 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("card-duplicated", "A bought card is put into the discard pile twice.",
            ("cards.company",), _card_duplicated),
     Mutant("profit-victory-ignored", "Holding 70 Profit at the end of a Reshuffle does not win.",
-           ("outcome.profit-victory",), _profit_victory_ignored),
+           ("outcome.profit-victory", "outcome.profit-offers"), _profit_victory_ignored),
 )}
 """Every mutant by name."""
