@@ -40,6 +40,12 @@ from doubtspec.model.state import NO_CARD, GameState, Phase, Side
 from doubtspec.model.steps import (
     Agitation,
     ChooseStartingCard,
+    CompanyDraw,
+    DealGoal,
+    DealStack,
+    DrawToHandSize,
+    FillMarket,
+    GoalSplit,
     Messaging,
     Organize,
     ResolveEffect,
@@ -295,8 +301,6 @@ def phase_actions(state: GameState) -> list[Action]:
 
 def chance_values(state: GameState, step: Step) -> tuple[int, ...]:
     """The outcomes of a chance step, each as likely as the others (decks are unordered)."""
-    from doubtspec.model.steps import CompanyDraw, DealGoal, DealStack, DrawToHandSize, FillMarket, GoalSplit
-
     match step:
         case DealStack(pool=pool):
             return pool
