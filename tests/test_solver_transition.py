@@ -143,12 +143,15 @@ def test_step_successor_equals_engine(name: str, seed: int, stop: int, choice: i
 def test_every_legal_play_of_a_state_is_admitted() -> None:
     """Legality agrees in the other direction: each engine-legal play and buy is a model of the step."""
     game = GAMES["shipped"]
+    checked = 0
     for seed in range(3):
         state = rest_state(game, seed, 20)
         if state.outcome is not None or state.phase is Phase.MOVEMENT_TURN:
             continue
         for choice in range(len(legal_actions(state))):
             check_agreement(game, state, choice, 0)
+            checked += 1
+    assert checked, "no Company state was reached: the test checked nothing"
 
 
 def _reshuffle_states(game: Game, want: int) -> list[GameState]:
