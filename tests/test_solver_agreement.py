@@ -4,20 +4,26 @@ The exhaustive search explores the engine's own legal actions and chance outcome
 the earliest round of every outcome); the solver answers each query by its incremental unrolling.
 On tests/data/tiny3.toml the Company's victories are impossible at turn 1 and possible at turn 2,
 so the suite covers answers that flip between N and N+1 (the turn-2 half is slow: opt in with -m slow).
+With the Movement free, tests/data/tiny_movement.toml plays the same part for the Movement's Goals and its
+Goal Victory (solver with movement_free=True, exhaustive search with passive=False).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from doubtspec.model.cards import load_cards
-from doubtspec.model.engine import apply, new_game
+from doubtspec.model.engine import apply, new_game, play
 from doubtspec.model.game import Game
-from doubtspec.solver import exhaustive
+from doubtspec.model.state import GameState, OutcomeReason
+from doubtspec.solver import bmc, exhaustive
 from doubtspec.solver.bmc import Caps
+from doubtspec.solver.encoding import Out, SymState, Tables
 from doubtspec.solver.queries import TARGETS, QueryKind, solve
+from doubtspec.solver.witness import replay
 
 DATA = Path(__file__).parent / "data"
 TINY = Game(load_cards(DATA / "tiny3.toml"))
@@ -58,3 +64,71 @@ def test_agreement_under_other_rulings_at_turn_two() -> None:
     from doubtspec.model.rulings import Rulings
 
     _agree(Game(TINY.cards, Rulings.parse(["draw-order=reshuffle-first", "trash-buy=any"])), 2)
+
+
+# --- the Movement free (solver movement_free=True, exhaustive passive=False) -------------------------
+
+MOVEMENT = Game(load_cards(DATA / "tiny_movement.toml"))
+"""Goals G1-G6 are alike and can be achieved at turn 1; G7-G9 are alike, lie in the upper stack and can be
+achieved at turn 2, not earlier; Goal Victory (two Goals of 5 points) likewise flips between turns 1 and 2."""
+MOVEMENT_CAPS = Caps(plays=1, buys=1)
+
+
+def _solver_earliest(unrolling: bmc.Unrolling, ends: list[SymState], goal: bmc.Goal, label: str,
+                     accepted: Callable[[GameState], bool]) -> int | None:
+    """The first bound whose end state meets `goal`; its model must replay and meet the target in the engine."""
+    for r, end in enumerate(ends, start=1):
+        status = unrolling.check(goal(end), f"{label}@{r}")
+        assert status in ("sat", "unsat"), status
+        if status == "sat":
+            witness = replay(unrolling.tables, unrolling.steps, unrolling.solver.model())
+            assert accepted(witness.final), f"{label}: the witness ends in {witness.final.summary()}"
+            return r
+    return None
+
+
+def _agree_movement(bound: int, goals: tuple[int, ...]) -> None:
+    unrolling = bmc.Unrolling(MOVEMENT, MOVEMENT_CAPS, movement_free=True)
+    ends = [unrolling.add_round() for _ in range(bound)]
+    # Goals with the same data on the same side of the Set-Up split are interchangeable (the exhaustive
+    # search's keys rest on it), so each Goal's solver answer is compared with its class's exhaustive one.
+    for g in goals:
+        found = exhaustive.search_state(MOVEMENT, lambda s, g=g: g in s.achieved, bound, MOVEMENT_CAPS,
+                                        passive=False, distinct_goals=(g,))
+        assert found.complete
+        if found.actions is not None:
+            state = new_game(MOVEMENT)
+            for action in found.actions:
+                state = play(state, action)
+            assert g in state.achieved
+        alike = [h for h in range(1, 10) if (h <= 6) == (g <= 6)]
+        for h in alike if g in (1, 7) else (g,):
+            earliest = _solver_earliest(unrolling, ends, bmc.goal_achieved(h), f"G{h}",
+                                        lambda s, h=h: h in s.achieved)
+            assert earliest == found.found, f"G{h} by turn {bound}: solver {earliest}, exhaustive {found.found}"
+    victory = exhaustive.search(MOVEMENT, exhaustive.outcome_is(OutcomeReason.GOAL_VICTORY), bound, MOVEMENT_CAPS,
+                                passive=False)
+    assert victory.complete
+    earliest = _solver_earliest(unrolling, ends, bmc.out_is(Out.GOAL), "victory",
+                                lambda s: s.outcome is not None and s.outcome.reason is OutcomeReason.GOAL_VICTORY)
+    assert earliest == victory.found, f"Goal Victory by turn {bound}: solver {earliest}, exhaustive {victory.found}"
+    points = _solver_earliest(unrolling, ends, bmc.points_at_least(10), "points", lambda s: s.points() >= 10)
+    assert points == victory.found
+
+
+def test_movement_agreement_at_turn_one() -> None:
+    _agree_movement(1, (1, 7))
+
+
+@pytest.mark.slow
+def test_movement_agreement_at_turn_two() -> None:
+    _agree_movement(2, tuple(range(1, 10)))
+
+
+def test_movement_answers_flip_between_turns_one_and_two() -> None:
+    """The solver alone (fast): G7 and Goal Victory are impossible at turn 1 and possible at turn 2."""
+    for goal in (bmc.goal_achieved(7), bmc.out_is(Out.GOAL)):
+        run = bmc.search(MOVEMENT, goal, 2, caps=MOVEMENT_CAPS, check_caps=False, movement_free=True)
+        assert [c.status for c in run.checks] == ["unsat", "sat"]
+        assert run.found == 2 and run.model is not None
+        replay(Tables.of(MOVEMENT), run.steps, run.model)

@@ -1,7 +1,8 @@
 """The bounded unrolling and its incremental loop: one solver, one more round per bound.
 
 Round N (ruling turn-numbering=round) is the Movement's Nth turn followed by the Company's Nth
-turn. Its steps are: the Movement's pass (with the start of the Company's turn), `plays` play
+turn. Its steps are: the Movement's pass (with the start of the Company's turn; with
+`movement_free`, the Movement's free turn of `doubtspec.solver.movement`), `plays` play
 slots, the end of the Play Phase, `buys` buy slots, and the end of the Buy Phase with the Draw
 Phase, the Reshuffle Sequence and Pacing. An outcome freezes the game: later steps change
 nothing that a query reads.
@@ -31,6 +32,7 @@ from doubtspec.solver.terms import (
     implies,
     is_atom,
     ivar,
+    le,
     lvar,
     or_,
 )
@@ -77,9 +79,11 @@ class Run:
 class Unrolling:
     """The transition system unrolled round by round into one incremental solver."""
 
-    def __init__(self, game: Game, caps: Caps | None = None, timeout_s: float | None = None, seed: int = 0) -> None:
+    def __init__(self, game: Game, caps: Caps | None = None, timeout_s: float | None = None, seed: int = 0,
+                 movement_free: bool = False) -> None:
         self.tables = Tables.of(game)
-        self.encoder = Encoder(self.tables)
+        self.movement_free = movement_free
+        self.encoder = Encoder(self.tables, movement_free)
         self.caps = caps if caps is not None else Caps()
         self.solver = Solver(timeout_s, seed)
         self.steps: list[Step] = []
@@ -118,7 +122,7 @@ class Unrolling:
         enc = self.encoder
         r = self.rounds + 1
         s = self.round_end[-1]
-        step = enc.movement_pass(s, r)
+        step = enc.movement_turn(s, r) if self.movement_free else enc.movement_pass(s, r)
         self._commit(step)
         s = step.after
         active: BoolTerm = eq(s.i["out"], int(Out.NONE))
@@ -164,14 +168,14 @@ def _beq(a: BoolTerm, b: BoolTerm) -> BoolTerm:
 
 
 def search(game: Game, goal: Goal, max_rounds: int, caps: Caps | None = None, timeout_s: float | None = None,
-           first_round: int = 1, check_caps: bool = True) -> Run:
+           first_round: int = 1, check_caps: bool = True, movement_free: bool = False) -> Run:
     """The incremental loop: add a round, check the goal at its end; the first "sat" is the earliest round.
 
     Goals are monotone in the bound (an outcome freezes the game), so "sat" at round N means the
     goal can hold by turn N and "unsat" at every round up to N means it cannot within N.
     """
     run = Run()
-    unrolling = Unrolling(game, caps, timeout_s)
+    unrolling = Unrolling(game, caps, timeout_s, movement_free=movement_free)
     for r in range(1, max_rounds + 1):
         end = unrolling.add_round()
         if r < first_round:
@@ -197,4 +201,28 @@ def out_is(*outs: Out) -> Goal:
     """A goal: the game ended with one of these outcomes."""
     def goal(state: SymState) -> BoolTerm:
         return or_(*(eq(state.i["out"], int(o)) for o in outs))
+    return goal
+
+
+def _movement_entry(state: SymState, name: str) -> None:
+    """Refuse a Movement goal on a state vector without the Movement's side (or a Goal that does not exist)."""
+    if "mpts" not in state.i:
+        raise ValueError("Movement goals need the Movement's side of the state vector: unroll with movement_free=True")
+    if name not in state.i and name not in state.b:
+        raise ValueError(f"no entry {name!r} in the state vector (Goals are numbered 1 to 9)")
+
+
+def goal_achieved(goal_number: int) -> Goal:
+    """A goal: the Goal card numbered G`goal_number` has been achieved (needs movement_free)."""
+    def goal(state: SymState) -> BoolTerm:
+        _movement_entry(state, f"ach.{goal_number}")
+        return state.b[f"ach.{goal_number}"]
+    return goal
+
+
+def points_at_least(points: int) -> Goal:
+    """A goal: the Movement has scored at least `points` Goal points (needs movement_free)."""
+    def goal(state: SymState) -> BoolTerm:
+        _movement_entry(state, "mpts")
+        return le(points, state.i["mpts"])
     return goal

@@ -11,6 +11,15 @@ supplies, and the sizes of deck, hand and discard pile as counters (so that the 
 compares small numbers instead of counting sixty cards). Of the Movement's side it covers what
 the Company can touch while the Movement only passes: which Market spaces hold a card, the
 Lobbying Profit on Market spaces and Goals, and the sizes of the Market deck and discard pile.
+
+With the Movement free (`movement=True`, `doubtspec.solver.movement`) the vector also covers the
+Movement's whole side (`movement_names`): each Movement card's place (`mloc.C`, an `MLoc`), the
+Tableau as slots (`tab.K` the card in slot K from the left or 0, `tup.K` face up, `mtl` its
+length), the Market's cards (`mkt.I`, 0 when empty, alongside `mocc.I`), the hand size (`mhand`),
+the Movement's tokens (`inf`, `msg`, `agi`, `flt`, `flts` the Flight spent until Pacing) and
+supplies (`sup.inf`, `sup.msg`, `sup.agi`, `sup.ban`, `sup.flt`), the Goal structure (`goal.S` the
+Goal at place S or 0, `gagi.S` the Agitation on it), the Goals achieved (`ach.G`), the bans
+(`ban.KIND` for each kind a Goal can ban) and the points scored (`mpts`).
 """
 
 from __future__ import annotations
@@ -19,7 +28,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import IntEnum
 
-from doubtspec.model.cards import CompanyCard, Icon, TokenKind, Trigger
+from doubtspec.model.cards import Ban, CompanyCard, Icon, TokenKind, Trigger
 from doubtspec.model.game import Game
 from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, OutcomeReason
 from doubtspec.solver.terms import (
@@ -53,6 +62,16 @@ class Loc(IntEnum):
     """Out of the game: an odd/even pair not dealt at Set-Up."""
     IN_PLAY = 7
     """Only inside a step: a card whose standard effect is resolving."""
+
+
+class MLoc(IntEnum):
+    """Where a Movement card is (its slot in the Tableau or the Market is in `tab.K` / `mkt.I`)."""
+
+    DECK = 0
+    HAND = 1
+    TABLEAU = 2
+    MARKET = 3
+    DISCARD = 4
 
 
 class Out(IntEnum):
@@ -110,6 +129,10 @@ class Tables:
     trigger_after: bool
     trash_any: bool
     lobby_goals: bool
+    mcards: tuple[int, ...] = ()
+    """Every Movement card number, ascending."""
+    ban_kinds: tuple[str, ...] = ()
+    """The Company kinds some Goal bans (each has a `ban.KIND` entry when the Movement is free)."""
 
     @classmethod
     def of(cls, game: Game) -> Tables:
@@ -148,6 +171,8 @@ class Tables:
             trigger_after=game.trigger_after,
             trash_any=game.trash_any,
             lobby_goals=game.lobby_goals,
+            mcards=tuple(sorted(int(c) for c in data.movement)),
+            ban_kinds=tuple(sorted({e.kind for g in data.goals.values() for e in g.effects if isinstance(e, Ban)})),
         )
 
     def card(self, number: int) -> CompanyCard:
@@ -189,8 +214,8 @@ def integer_width(game: Game) -> int:
     return largest.bit_length() + 2
 
 
-def var_names(tables: Tables) -> Iterator[tuple[str, bool]]:
-    """Every variable of the state vector: (name, is Boolean)."""
+def var_names(tables: Tables, movement: bool = False) -> Iterator[tuple[str, bool]]:
+    """Every variable of the state vector: (name, is Boolean); `movement` adds the Movement's side."""
     for c in tables.cards:
         yield f"loc.{c}", False
         yield f"pos.{c}", False
@@ -212,6 +237,32 @@ def var_names(tables: Tables) -> Iterator[tuple[str, bool]]:
         yield f"mprof.{i}", False
     for s in range(GOAL_PLACES):
         yield f"gprof.{s}", False
+    if movement:
+        yield from movement_names(tables)
+
+
+MOVEMENT_COUNTERS = ("mtl", "mhand", "inf", "msg", "agi", "flt", "flts", "sup.inf", "sup.msg", "sup.agi",
+                     "sup.ban", "sup.flt", "mpts")
+
+
+def movement_names(tables: Tables) -> Iterator[tuple[str, bool]]:
+    """The Movement's side of the state vector (see the module docstring)."""
+    for c in tables.mcards:
+        yield f"mloc.{c}", False
+    for k in range(tables.game.cards.rules.tableau_limit):
+        yield f"tab.{k}", False
+        yield f"tup.{k}", True
+    for i in range(tables.market_spaces):
+        yield f"mkt.{i}", False
+    for name in MOVEMENT_COUNTERS:
+        yield name, False
+    for s in range(GOAL_PLACES):
+        yield f"goal.{s}", False
+        yield f"gagi.{s}", False
+    for g in sorted(tables.game.cards.goals):
+        yield f"ach.{g}", True
+    for kind in tables.ban_kinds:
+        yield f"ban.{kind}", True
 
 
 class SymState:
@@ -237,11 +288,11 @@ class SymState:
         return eq(self.i[f"loc.{card}"], int(where))
 
 
-def fresh_state(tables: Tables, step: str) -> SymState:
+def fresh_state(tables: Tables, step: str, movement: bool = False) -> SymState:
     """Free variables `name@step` for every entry of the state vector."""
     ints: dict[str, IntTerm] = {}
     bools: dict[str, BoolTerm] = {}
-    for name, is_bool in var_names(tables):
+    for name, is_bool in var_names(tables, movement):
         if is_bool:
             bools[name] = bvar(f"{name}@{step}")
         elif name.startswith("loc."):
@@ -271,8 +322,8 @@ Projection = dict[str, int]
 """A state vector's values, by name (Booleans as 0/1)."""
 
 
-def project(tables: Tables, state: GameState) -> Projection:
-    """The state vector's values for an engine state at a rest point."""
+def project(tables: Tables, state: GameState, movement: bool = False) -> Projection:
+    """The state vector's values for an engine state at a rest point (`movement`: with the Movement's side)."""
     p: Projection = {}
     where: dict[int, tuple[Loc, int]] = {}
     for c in state.c_deck:
@@ -333,15 +384,58 @@ def project(tables: Tables, state: GameState) -> Projection:
         p[f"mprof.{i}"] = state.market_profit[i]
     for s in range(GOAL_PLACES):
         p[f"gprof.{s}"] = state.goal_profit[s]
+    if movement:
+        p.update(project_movement(tables, state))
     return p
 
 
-def concrete(tables: Tables, state: GameState) -> SymState:
+def project_movement(tables: Tables, state: GameState) -> Projection:
+    """The Movement's side of the state vector for an engine state."""
+    p: Projection = {}
+    where: dict[int, MLoc] = {}
+    for c in state.m_deck:
+        where[c] = MLoc.DECK
+    for c in state.m_hand:
+        where[c] = MLoc.HAND
+    for c, _ in state.tableau:
+        where[c] = MLoc.TABLEAU
+    for c in state.market:
+        if c != NO_CARD:
+            where[c] = MLoc.MARKET
+    for c in state.m_discard:
+        where[c] = MLoc.DISCARD
+    for c in tables.mcards:
+        p[f"mloc.{c}"] = int(where.get(c, MLoc.DECK))
+    for k in range(tables.game.cards.rules.tableau_limit):
+        card, up = state.tableau[k] if k < len(state.tableau) else (0, False)
+        p[f"tab.{k}"] = card
+        p[f"tup.{k}"] = int(up)
+    for i, card in enumerate(state.market):
+        p[f"mkt.{i}"] = card
+    supply = state.supply
+    p.update({
+        "mtl": len(state.tableau), "mhand": len(state.m_hand), "inf": state.influence, "msg": state.messaging,
+        "agi": state.agitation, "flt": state.flight, "flts": state.flight_spent,
+        "sup.inf": supply[TOKEN_INDEX[TokenKind.INFLUENCE]], "sup.msg": supply[TOKEN_INDEX[TokenKind.MESSAGING]],
+        "sup.agi": supply[TOKEN_INDEX[TokenKind.AGITATION]], "sup.ban": supply[TOKEN_INDEX[TokenKind.BANS]],
+        "sup.flt": supply[TOKEN_INDEX[TokenKind.FLIGHT]], "mpts": state.points(),
+    })
+    for s in range(GOAL_PLACES):
+        p[f"goal.{s}"] = state.goals[s]
+        p[f"gagi.{s}"] = state.goal_agitation[s]
+    for g in sorted(tables.game.cards.goals):
+        p[f"ach.{g}"] = int(g in state.achieved)
+    for kind in tables.ban_kinds:
+        p[f"ban.{kind}"] = int(kind in state.banned)
+    return p
+
+
+def concrete(tables: Tables, state: GameState, movement: bool = False) -> SymState:
     """An engine state as constant terms."""
-    p = project(tables, state)
+    p = project(tables, state, movement)
     ints: dict[str, IntTerm] = {}
     bools: dict[str, BoolTerm] = {}
-    for name, is_bool in var_names(tables):
+    for name, is_bool in var_names(tables, movement):
         if is_bool:
             bools[name] = bval(bool(p[name]))
         elif name.startswith("loc."):

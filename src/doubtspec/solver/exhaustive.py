@@ -9,24 +9,32 @@ per turn as the solver's can be applied, so that the two methods answer the same
 
 With `--opponent passive` the Movement only passes; its Set-Up deals, its starting card and its
 Market refills cannot reach the Company's side (no Goal is achieved, no Market card bought), so
-only the engine's first option is explored there, as in the solver.
+only the engine's first option is explored there, as in the solver. With `passive=False` every
+Movement action and chance outcome is explored, and Goals with identical data (and the same
+side of the Set-Up split, G1-G6 or G7-G9) are interchangeable in the state keys too, except those
+a target names (`distinct_goals`), so that the Goal deal does not multiply the search.
+
+`search` stops at an outcome; `search_state` at any state a predicate accepts (say, "Goal G7 has
+been achieved"): the earliest round of such a state is the earliest turn.
 """
 
 from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from doubtspec.model.actions import Action, Buy, Pass, PlayReserve, PlayStandard, Unlobby
 from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
 from doubtspec.model.game import Game
-from doubtspec.model.state import Actor, GameState, Outcome, Phase
+from doubtspec.model.legal import LOWER_GOALS
+from doubtspec.model.state import NO_CARD, Actor, GameState, Outcome, Phase
 from doubtspec.model.steps import ChooseStartingCard, DealGoal, FillMarket, GoalSplit
 from doubtspec.solver.bmc import Caps
 
 Target = Callable[[Outcome], bool]
+StateTarget = Callable[[GameState], bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,12 +52,19 @@ class ExhaustiveResult:
 class _Keys:
     """State keys up to interchangeable Company cards."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, distinct_goals: Iterable[int] = ()) -> None:
         kinds: dict[object, int] = {}
         self.kind: dict[int, int] = {}
         for number, card in sorted(game.cards.company.items()):
             signature = (card.budget, card.kind, card.standard, card.reserve)
             self.kind[int(number)] = kinds.setdefault(signature, int(number))
+        # Goals: same data and same side of the Set-Up split (G1-G6 against G7-G9) make two Goals interchangeable.
+        keep = set(distinct_goals)
+        goal_kinds: dict[object, int] = {}
+        self.goal: dict[int, int] = {NO_CARD: NO_CARD}
+        for g, goal in sorted((int(n), data) for n, data in game.cards.goals.items()):
+            same: object = (g,) if g in keep else (goal.cost, goal.points, goal.effects, goal.passive, g in LOWER_GOALS)
+            self.goal[g] = goal_kinds.setdefault(same, g)
 
     def key(self, s: GameState) -> tuple[object, ...]:
         k = self.kind
@@ -61,13 +76,27 @@ class _Keys:
             return tuple(k[c] for c in cards)
 
         return (
-            s.phase, s.round, s.pending, s.outcome, bag(s.c_deck), bag(s.c_hand), bag(s.c_discard),
+            s.phase, s.round, self._pending_rest(s), s.outcome, bag(s.c_deck), bag(s.c_hand), bag(s.c_discard),
             row(s.c_reserve), row(s.c_in_play), tuple(row(p) for p in s.piles), tuple(row(t) for t in s.stacks),
             row(s.trash), bag(s.c_removed), s.victims, s.doubt, s.profit, s.stars, s.banned, s.plays, s.buys,
             s.unlobbied, s.discount, s.reshuffles, s.m_deck, s.market, s.market_profit, s.m_hand, s.tableau,
-            s.m_discard, s.influence, s.messaging, s.agitation, s.flight, s.flight_spent, s.goals, s.goal_profit,
-            s.goal_agitation, s.achieved, s.supply,
+            s.m_discard, s.influence, s.messaging, s.agitation, s.flight, s.flight_spent,
+            tuple(self.goal[g] for g in s.goals), s.goal_profit, s.goal_agitation,
+            tuple(sorted(self.goal[g] for g in s.achieved)), s.supply, self._pending(s),
         )
+
+    def _pending_rest(self, s: GameState) -> object:
+        """The pending steps, with a Goal deal's stacks read through `_pending`."""
+        if s.pending and isinstance(s.pending[0], DealGoal):
+            return (s.pending[0].slot, s.pending[1:])
+        return s.pending
+
+    def _pending(self, s: GameState) -> object:
+        """The Goal deal's pending stacks, up to interchangeable Goals."""
+        if s.pending and isinstance(s.pending[0], DealGoal):
+            head = s.pending[0]
+            return (tuple(sorted(self.goal[g] for g in head.upper)), tuple(sorted(self.goal[g] for g in head.lower)))
+        return None
 
 
 def _choices(state: GameState, caps: Caps | None, passive: bool) -> tuple[Action, ...]:
@@ -197,3 +226,50 @@ def outcome_is(*reasons: object) -> Target:
     def target(outcome: Outcome) -> bool:
         return outcome.reason in reasons
     return target
+
+
+def search_state(game: Game, target: StateTarget, max_rounds: int, caps: Caps | None = None, passive: bool = False,
+                 max_states: int | None = None, timeout_s: float | None = None,
+                 distinct_goals: Iterable[int] = ()) -> ExhaustiveResult:
+    """The earliest round (up to `max_rounds`) with a state that `target` accepts (finished games included).
+
+    `target` may name Goals only through `distinct_goals` (the others are interchangeable in the keys).
+    """
+    started = time.perf_counter()
+    keys = _Keys(game, distinct_goals)
+    root = new_game(game)
+    parent: dict[tuple[object, ...], tuple[tuple[object, ...] | None, Action | None]] = {keys.key(root): (None, None)}
+    queue: list[tuple[int, int, GameState]] = [(root.round, 0, root)]
+    counter = 1
+    complete = True
+    while queue:
+        rnd, _, state = heapq.heappop(queue)
+        if rnd > max_rounds:
+            break
+        if (max_states is not None and len(parent) > max_states) or (
+                timeout_s is not None and time.perf_counter() - started > timeout_s):
+            complete = False
+            break
+        key = keys.key(state)
+        if target(state):
+            # States leave the queue in round order, so the first accepted one is in the earliest round.
+            path: list[Action] = []
+            cursor: tuple[object, ...] | None = key
+            while cursor is not None:
+                prev, step = parent[cursor]
+                if step is not None:
+                    path.append(step)
+                cursor = prev
+            path.reverse()
+            return ExhaustiveResult(rnd, tuple(path), len(parent), True, time.perf_counter() - started)
+        if state.outcome is not None:
+            continue
+        for action in _choices(state, caps, passive):
+            nxt = apply(state, action)
+            nkey = keys.key(nxt)
+            if nkey in parent:
+                continue
+            parent[nkey] = (key, action)
+            counter += 1
+            heapq.heappush(queue, (nxt.round, counter, nxt))
+    return ExhaustiveResult(None, None, len(parent), complete, time.perf_counter() - started)

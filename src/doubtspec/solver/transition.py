@@ -19,16 +19,19 @@ data or proved from the rules, and each covered by the agreement tests:
   smaller of what is asked and what is left, so a Reserve card gets what remains after the cards
   to its left asked for theirs: a closed form of the activation order (`activation`).
 
-Scope: the Company's whole side; the Movement passes every turn (`--opponent passive`), so no Goal
-is achieved, nothing is banned and no Restriction card moves. Card files whose Reshuffle effects
-trash cards from the hand are refused (`UnsupportedCards`): their order against the Reserve's own
-moves to the trash pile is not modelled.
+Scope: the Company's whole side; by default the Movement passes every turn (`--opponent passive`), so
+no Goal is achieved, nothing is banned and no Restriction card moves. With `movement_free` the
+Movement's side is encoded too (`doubtspec.solver.movement`): its turn, its Set-Up and its part of
+Pacing, and the Company reads the bans (playability, Reserve triggers, Reshuffle Sequence C).
+Card files whose Reshuffle effects trash cards from the hand are refused (`UnsupportedCards`):
+their order against the Reserve's own moves to the trash pile is not modelled.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from doubtspec.errors import DoubtspecError
 from doubtspec.model.cards import (
@@ -73,6 +76,7 @@ from doubtspec.solver.terms import (
     imax,
     imin,
     implies,
+    is_false,
     isum,
     ite,
     ival,
@@ -86,6 +90,9 @@ from doubtspec.solver.terms import (
     same,
     wsum,
 )
+
+if TYPE_CHECKING:
+    from doubtspec.solver.movement import MovementEncoder
 
 
 class UnsupportedCards(DoubtspecError):
@@ -106,7 +113,8 @@ class Token:
     """One follow-up the engine may ask for: its kind, when it is asked, and the decision variable.
 
     kinds: `lobby` (var: the engine's target number, -1 to skip), `remove` (var: the Market
-    space), `trash` (var: the card, 0 to skip). Draws are `DrawBlock`s and Doubt is placed per
+    space), `trash` (var: the card, 0 to skip), `mfill` (a free Movement's Market refill: var the
+    card drawn into the next empty space). Draws are `DrawBlock`s and Doubt is placed per
     step (`Encoder.place_doubt`), so neither needs a token.
     """
 
@@ -138,7 +146,8 @@ class Step:
     """One built step of the unrolling: its states, clause groups and decision variables."""
 
     kind: str
-    """'setup', 'movement', 'play', 'end-play', 'buy', 'end-buy'."""
+    """'setup', 'movement' (a pass), 'movement-turn' (a free Movement's turn), 'play', 'end-play', 'buy',
+    'end-buy'."""
     round: int
     label: str
     before: SymState
@@ -162,8 +171,9 @@ class Step:
 class Encoder:
     """Builds steps over `SymState`s for one game (cards and rulings)."""
 
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: Tables, movement_free: bool = False) -> None:
         self.t = tables
+        self.free = movement_free
         for c in tables.cards:
             card = tables.card(c)
             for e in card.reserve.effects + card.reserve.on_reshuffle if card.reserve is not None else ():
@@ -194,6 +204,30 @@ class Encoder:
         self.reserve_cards = tuple(c for c in tables.cards if tables.card(c).reserve is not None)
         # Under ruling budget-payment=minimal a card without Budget never pays; under any-cover it may.
         self.payers = tuple(c for c in tables.cards if tables.budget[c] > 0 or not tables.minimal_payment)
+        self.movement: MovementEncoder | None = None
+        if movement_free:
+            from doubtspec.solver.movement import MovementEncoder  # the Movement's module builds on this one
+
+            self.movement = MovementEncoder(self)
+
+    # --- bans (Company Rules > Interference; Goals of a free Movement) --------------------------
+
+    def banned(self, s: SymState, c: int) -> BoolTerm:
+        """Whether Company card `c` is banned (ruling ban-scope: its kind); never with a passive Movement."""
+        kind = self.t.card(c).kind
+        return s.b[f"ban.{kind}"] if self.free and kind in self.t.ban_kinds else FALSE
+
+    def loopholes(self, s: SymState) -> BoolTerm:
+        """Company Rules > Interference: a Loopholes card, itself not banned, in the Reserve."""
+        return any_of(and_(s.at(c, Loc.RESERVE), not_(self.banned(s, c))) for c in self.reserve_cards
+                      if (side := self.t.card(c).reserve) is not None and side.loopholes)
+
+    def playable(self, s: SymState, c: int, standard: bool) -> BoolTerm:
+        """A card's side may be played despite the bans (a banned standard side needs Loopholes)."""
+        ban = self.banned(s, c)
+        if is_false(ban):
+            return TRUE
+        return or_(not_(ban), self.loopholes(s)) if standard else not_(ban)
 
     # --- small helpers ----------------------------------------------------------------------
 
@@ -216,9 +250,10 @@ class Encoder:
         for c in self.t.cards:
             card = self.t.card(c)
             ways: list[BoolTerm] = []
-            for side in (card.standard, card.reserve):
+            for side, standard in ((card.standard, True), (card.reserve, False)):
                 if side is not None:
-                    ways.append(TRUE if side.cost <= 0 else le(side.cost + self.t.budget[c], total))
+                    ways.append(and_(self.playable(s, c, standard),
+                                     TRUE if side.cost <= 0 else le(side.cost + self.t.budget[c], total)))
             if ways:
                 options.append(and_(s.at(c, Loc.HAND), or_(*ways)))
         return any_of(options)
@@ -349,6 +384,8 @@ class Encoder:
                 if target >= GOAL_TARGET_BASE:
                     slot = target - GOAL_TARGET_BASE
                     ok = lt(s.i[f"gprof.{slot}"], MAX_LOBBY)  # every Goal stays in the structure (passive)
+                    if self.free:
+                        ok = and_(ok, ne(s.i[f"goal.{slot}"], 0))
                 else:
                     ok = and_(s.b[f"mocc.{target}"], lt(s.i[f"mprof.{target}"], MAX_LOBBY))
                 fresh = and_(*(or_(not_(placed), ne(prev, target)) for placed, prev in used))
@@ -384,6 +421,8 @@ class Encoder:
             s.b[f"mocc.{i}"] = and_(not_(hit), s.b[f"mocc.{i}"])
         s.i["sup.profit"] = s.i["sup.profit"] + isum(back)
         s.i["mdisc"] = s.i["mdisc"] + ite(asked, 1, 0)
+        if self.movement is not None:
+            s = self.movement.removed_from_market(s, asked, choice)
         return s
 
     def trash_token(self, s: SymState, ctx: BoolTerm, name: str, tokens: list[Token],
@@ -465,8 +504,26 @@ class Encoder:
             eq(count(hand.values()), t.hand_size), eq(count(dealt.values()), t.stacks_dealt))))
         step.bools.update({f"hand.{c}": v for c, v in hand.items()})
         step.bools.update({f"pair.{k}": v for k, v in dealt.items()})
+        if self.movement is not None:
+            s = self.movement.setup(s, step)
         step.after = s
         return step
+
+    def movement_turn(self, s: SymState, rnd: int) -> Step:
+        """The Movement's free turn (`doubtspec.solver.movement`); the Company's turn starts."""
+        if self.movement is None:
+            raise AssertionError("the Movement's turn is encoded only with movement_free")
+        return self.movement.turn(s, rnd)
+
+    def start_company_turn(self, s: SymState) -> SymState:
+        """On Your Go: the Company's turn starts; Economic Defeat when no card can be played."""
+        after = s.copy()
+        live = eq(s.i["out"], int(Out.NONE))
+        for name in ("plays", "buys", "disc"):
+            after.i[name] = ite(live, 0, s.i[name])
+        after.b["unl"] = and_(not_(live), s.b["unl"])
+        after.i["out"] = ite(and_(live, not_(self.can_play_any(after))), int(Out.ECONOMIC), s.i["out"])
+        return after
 
     def movement_pass(self, s: SymState, rnd: int) -> Step:
         """The Movement passes (--opponent passive); the Company's turn starts (Economic Defeat check)."""
@@ -503,8 +560,8 @@ class Encoder:
         legal = and_(
             le(0, kind), le(kind, Kind.UNLOBBY),
             implies(not_(live), eq(kind, Kind.IDLE)),
-            implies(is_std, or_(*(and_(sel[c], s.at(c, Loc.HAND)) for c in std_cards))),
-            implies(is_res, or_(*(and_(sel[c], s.at(c, Loc.HAND)) for c in res_cards))),
+            implies(is_std, or_(*(and_(sel[c], s.at(c, Loc.HAND), self.playable(s, c, True)) for c in std_cards))),
+            implies(is_res, or_(*(and_(sel[c], s.at(c, Loc.HAND), self.playable(s, c, False)) for c in res_cards))),
         )
         step.groups.append(ClauseGroup(Section.COMPANY_ON_YOUR_GO, "a play from the hand", legal))
         std_cost = isum(ite(sel[c], side.cost, 0) for c in std_cards
@@ -659,7 +716,8 @@ class Encoder:
         """
         t = self.t
         s = s.copy()
-        active = {r: s.at(r, Loc.RESERVE) for r in candidates}  # no ban under a passive Movement
+        # Interference: banned cards in the Reserve never trigger (no ban under a passive Movement).
+        active = {r: and_(s.at(r, Loc.RESERVE), not_(self.banned(s, r))) for r in candidates}
         asks: dict[int, list[AddVictims]] = {}
         profit: list[Int] = []
         for r in candidates:
@@ -834,7 +892,7 @@ class Encoder:
         seq.i["out"] = ite(and_(not_(marginal), eq(seq.i["out"], int(Out.NONE)),
                                 le(t.game.cards.rules.profit_to_win, seq.i["profit"])),
                            int(Out.PROFIT), seq.i["out"])
-        seq = self.pacing(seq)
+        seq = self.pacing(seq, and_(ctx, eq(seq.i["out"], int(Out.NONE))), label, step)
         step.groups.append(ClauseGroup(Section.RESHUFFLE_AND_DRAW, "draws", and_(*cons)))
         after = self.merge(enough, quick, seq)
         step.after = self.merge(live, after, s)
@@ -881,18 +939,20 @@ class Encoder:
         t = self.t
         cards = self.reserve_cards
         held = {c: s.at(c, Loc.RESERVE) for c in cards}
-        stays = {c: bool(t.card(c).reserve.stays) for c in cards}  # type: ignore[union-attr]
+        # Interference, ruling banned-reserve: a banned card has no effect; whether its instruction to
+        # stay still holds is the ruling's choice.
+        stays: dict[int, Bool] = {}
+        for c in cards:
+            static = bool(t.card(c).reserve.stays)  # type: ignore[union-attr]
+            stays[c] = and_(static, or_(t.game.banned_stay, not_(self.banned(s, c)))) if static else False
         out = s.copy()
         for c in cards:
-            if stays[c]:
-                left = count(and_(held[q], lt(s.pos(q), s.pos(c))) for q in cards if stays[q] and q != c)
-                out.i[f"pos.{c}"] = ite(held[c], left, s.pos(c))
-            else:
-                right = count(and_(held[q], lt(s.pos(c), s.pos(q))) for q in cards if not stays[q] and q != c)
-                out.i[f"loc.{c}"] = ite(held[c], int(Loc.TRASH), s.loc(c))
-                out.i[f"pos.{c}"] = ite(held[c], s.i["tlen"] + right, s.pos(c))
-        out.i["rlen"] = count(held[c] for c in cards if stays[c])
-        out.i["tlen"] = s.i["tlen"] + count(held[c] for c in cards if not stays[c])
+            left = count(and_(stays[q], held[q], lt(s.pos(q), s.pos(c))) for q in cards if q != c)
+            right = count(and_(not_(stays[q]), held[q], lt(s.pos(c), s.pos(q))) for q in cards if q != c)
+            out.i[f"loc.{c}"] = ite(and_(held[c], not_(stays[c])), int(Loc.TRASH), s.loc(c))
+            out.i[f"pos.{c}"] = ite(held[c], ite(stays[c], left, s.i["tlen"] + right), s.pos(c))
+        out.i["rlen"] = count(and_(held[c], stays[c]) for c in cards)
+        out.i["tlen"] = s.i["tlen"] + count(and_(held[c], not_(stays[c])) for c in cards)
         candidates = t.reshuffle_candidates()
         if not candidates:
             return out
@@ -904,15 +964,23 @@ class Encoder:
                 side = t.card(r).reserve
                 assert side is not None
                 cond = and_(held[r], eq(rank[r], a))
+                live_card = and_(cond, not_(self.banned(s, r)))
                 tokens: list[Token] = []
-                after = self.effects(current, side.on_reshuffle, and_(ctx, cond), f"{label}.res.{r}", tokens, cons)
+                after = self.effects(current, side.on_reshuffle, and_(ctx, live_card), f"{label}.res.{r}", tokens,
+                                     cons)
                 step.res_tokens[(a, r)] = tokens
-                merged = self.merge(cond, after, merged)
+                merged = self.merge(live_card, after, merged)
             current = merged
         return current
 
-    def pacing(self, s: SymState) -> SymState:
-        """Pacing step 2: the Market shifts in reading order and refills from the deck (then the discards)."""
+    def pacing(self, s: SymState, ctx: BoolTerm, label: str, step: Step) -> SymState:
+        """Pacing step 2: the Market shifts in reading order and refills from the deck (then the discards).
+
+        With a free Movement, the whole of Pacing (passives, shift and refill by card, Flight) is
+        the Movement module's, under `ctx` (a Reshuffle Sequence that did not end the game).
+        """
+        if self.movement is not None:
+            return self.merge(ctx, self.movement.pacing(s, ctx, label, step), s)
         t = self.t
         m = t.market_spaces
         s = s.copy()

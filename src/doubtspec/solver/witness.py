@@ -1,8 +1,10 @@
 """Witnesses: a model of the unrolling turned into engine actions, replayed through the checked engine.
 
 A step's decision variables and follow-up tokens become the engine actions they stand for, in the
-order the engine asks for them; choices the encoding leaves open because they cannot matter (the
-Movement's Set-Up deals, its starting card, Market refills) take the engine's first legal option.
+order the engine asks for them; with a passive Movement, choices the encoding leaves open because
+they cannot matter (the Movement's Set-Up deals, its starting card, Market refills) take the
+engine's first legal option; with a free Movement (a run whose steps include Movement turns) they
+come from the model like every other choice.
 Every action goes through `play`, and after each step the engine's state is compared with the
 state the model claims: any difference or rejected action is an `EncodingError`, never a result.
 The trace format is the fuzzer's (`doubtspec.reports.trace`): the card file and its fingerprint,
@@ -14,20 +16,27 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from doubtspec.errors import DoubtspecError, IllegalActionError
 from doubtspec.model.actions import (
     Action,
+    Agitate,
     Buy,
     BuySource,
     Chance,
+    ChooseStart,
+    End,
     EndBuy,
     EndPlay,
     LobbyOn,
     LobbyWhere,
+    Message,
+    MovementBuy,
+    MovementPlay,
+    OrganizePlay,
     Pass,
     PlaceDoubt,
     PlayReserve,
@@ -37,21 +46,25 @@ from doubtspec.model.actions import (
     TrashCard,
     Unlobby,
 )
-from doubtspec.model.cards import AddDoubt, Lobby, NamedEffect, RemoveMarketCard, Zone, default_cards_path
+from doubtspec.model.cards import AddDoubt, Lobby, MarketAction, NamedEffect, RemoveMarketCard, Zone, default_cards_path
 from doubtspec.model.engine import apply, current_actor, legal_actions, new_game, play
 from doubtspec.model.game import Game
 from doubtspec.model.state import Actor, GameState, Side
 from doubtspec.model.steps import (
+    Agitation,
     ChooseStartingCard,
     CompanyDraw,
     DealGoal,
     DrawToHandSize,
     FillMarket,
     GoalSplit,
+    Messaging,
+    Organize,
     ResolveEffect,
 )
 from doubtspec.reports.trace import TraceFile
-from doubtspec.solver.encoding import GOAL_TARGET_BASE, Loc, Tables, comparable, decode, diff, project
+from doubtspec.solver.encoding import GOAL_PLACES, GOAL_TARGET_BASE, Loc, Tables, comparable, decode, diff, project
+from doubtspec.solver.movement import SKIP, Act
 from doubtspec.solver.terms import Model
 from doubtspec.solver.transition import DrawBlock, Kind, Step, Token
 
@@ -90,6 +103,8 @@ def token_action(token: Token, model: Model) -> Action:
     """The engine action a follow-up token stands for."""
     value = model.int(token.ivar)
     match token.kind:
+        case "mfill":
+            return Chance(value)
         case "lobby":
             if value < 0:
                 return Skip(Side.COMPANY)
@@ -127,10 +142,17 @@ class Plan:
     trash: list[Action]
     doubt: dict[int, int]
     """The Doubt per column the step ends with (each Doubt the engine asks about goes where it is short)."""
+    movement: dict[str, list[Action]] = field(default_factory=dict)
+    """The Movement's follow-ups by kind: 'message', 'agitate', 'organize', 'mfill' (Market refills)."""
 
 
 def _empty(actions: list[Action]) -> Plan:
     return Plan(actions, [], [], [], [], {})
+
+
+def is_free(steps: Sequence[Step]) -> bool:
+    """Whether a run encodes the Movement's side (`movement_free`): its Set-Up chooses a starting card."""
+    return any(step.kind == "movement-turn" or "start" in step.ints for step in steps)
 
 
 def step_plan(tables: Tables, step: Step, model: Model, state: GameState) -> Plan:
@@ -141,9 +163,14 @@ def step_plan(tables: Tables, step: Step, model: Model, state: GameState) -> Pla
                     if n.startswith("pair.") and model.bool(v)]
             hand = [int(n[5:]) for n, v in step.bools.items() if n.startswith("hand.") and model.bool(v)]
             deals: list[Action] = [Chance(c) for c in sorted(odds)]
-            return _empty(deals + [Chance(c) for c in sorted(hand)])
+            actions = deals + [Chance(c) for c in sorted(hand)]
+            if "start" in step.ints:
+                actions += _movement_setup(tables, step, model)
+            return _empty(actions)
         case "movement":
             return _empty([Pass()])
+        case "movement-turn":
+            return _movement_plan(tables, step, model)
         case "end-play":
             return _empty([EndPlay()])
         case "play":
@@ -162,7 +189,56 @@ def _sort_tokens(plan: Plan, tokens: Sequence[Token], model: Model) -> None:
         if not model.bool(tok.asked):
             continue
         action = token_action(tok, model)
+        if tok.kind == "mfill":
+            plan.movement.setdefault("mfill", []).append(action)
+            continue
         {"lobby": plan.lobby, "remove": plan.remove, "trash": plan.trash}[tok.kind].append(action)
+
+
+def _movement_setup(tables: Tables, step: Step, model: Model) -> list[Action]:
+    """Movement Set-Up: the starting card, the Goal split and deal, the Market's first cards."""
+    goals = [model.int(step.ints[f"goal.{p}"]) for p in range(GOAL_PLACES)]
+    a, b, c = sorted(goals[6:])
+    actions: list[Action] = [ChooseStart(model.int(step.ints["start"])), Chance(a * 100 + b * 10 + c)]
+    actions += [Chance(g) for g in goals]
+    actions += [Chance(model.int(step.ints[f"mkt.{i}"])) for i in range(tables.market_spaces)]
+    return actions
+
+
+def _end(right: bool) -> End:
+    return End.RIGHT if right else End.LEFT
+
+
+def _movement_plan(tables: Tables, step: Step, model: Model) -> Plan:
+    """The Movement's action and its follow-ups (Messaging, Agitation, Organize and its refill)."""
+    act = model.int(step.ints["act"])
+    if act == Act.PASS:
+        return _empty([Pass()])
+    flips = tuple(k for k in range(tables.game.cards.rules.tableau_limit) if model.bool(step.bools[f"flip.{k}"]))
+    if act == Act.PLAY:
+        remove = model.int(step.ints["remove"])
+        return _empty([MovementPlay(model.int(step.ints["card"]), flips, _end(model.bool(step.bools["right"])),
+                                    None if remove == SKIP else remove)])
+    space = model.int(step.ints["space"])
+    plan = _empty([MovementBuy(space, flips)])
+    skip = Skip(Side.MOVEMENT)
+    match tables.game.cards.market[space].action:
+        case MarketAction.MESSAGING:
+            zone = model.int(step.ints["mz"])
+            plan.movement["message"] = [skip if zone == SKIP else Message(
+                Zone(zone), model.int(step.ints["md"]), model.int(step.ints["mv"]))]
+        case MarketAction.AGITATION:
+            slot = model.int(step.ints["as"])
+            plan.movement["agitate"] = [skip if slot == SKIP else Agitate(slot, model.int(step.ints["at"]))]
+        case MarketAction.ORGANIZE:
+            card = model.int(step.ints["oc"])
+            remove = model.int(step.ints["orm"])
+            plan.movement["organize"] = [skip if card == 0 else OrganizePlay(
+                card, _end(model.bool(step.bools["oright"])), None if remove == SKIP else remove)]
+            _sort_tokens(plan, step.tokens.get("mfill", []), model)
+        case _:
+            pass
+    return plan
 
 
 def _targets(step: Step, model: Model) -> dict[int, int]:
@@ -223,17 +299,27 @@ def _draw_phase_plan(tables: Tables, step: Step, model: Model) -> Plan:
     held = [q for q in tables.reshuffle_candidates() if before[f"loc.{q}"] == Loc.RESERVE]
     order = sorted(held, key=lambda q: -before[f"pos.{q}"])
     for a, r in enumerate(order):
+        if before.get(f"ban.{tables.card(r).kind}", 0):
+            continue  # Interference: a banned card in the Reserve has no effect at the Reshuffle
         _sort_tokens(plan, step.res_tokens.get((a, r), []), model)
     plan.draws += block_cards(step.blocks["refill"], model)
     plan.doubt = _targets(step, model)
+    _sort_tokens(plan, step.tokens.get("mfill", []), model)
     return plan
 
 
-def run_step(tables: Tables, step: Step, model: Model, state: GameState, trace: list[Action]) -> GameState:
-    """Apply one step's plan to `state` through the checked engine and compare the result with the model."""
+def run_step(tables: Tables, step: Step, model: Model, state: GameState, trace: list[Action],
+             free: bool = False) -> GameState:
+    """Apply one step's plan to `state` through the checked engine and compare the result with the model.
+
+    `free`: the run encodes the Movement's side, whose choices come from the model too.
+    """
     plan = step_plan(tables, step, model, state)
     queues: dict[str, list[Action]] = {"draw": [Chance(c) for c in plan.draws], "lobby": plan.lobby,
                                        "remove": plan.remove, "trash": plan.trash}
+    for kind in ("message", "agitate", "organize", "mfill"):
+        queues[kind] = plan.movement.get(kind, [])
+    asks = (CompanyDraw, DrawToHandSize, ResolveEffect) + ((Messaging, Agitation, Organize, FillMarket) if free else ())
 
     def tell(action: Action) -> None:
         nonlocal state
@@ -245,7 +331,7 @@ def run_step(tables: Tables, step: Step, model: Model, state: GameState, trace: 
 
     interactive = step.kind != "setup"
     for action in plan.actions:
-        state = _advance_recorded(state, trace)
+        state = _advance_recorded(state, trace, free)
         tell(action)
         while interactive and current_actor(state) is not Actor.TERMINAL and state.pending:
             head = state.pending[0]
@@ -265,20 +351,29 @@ def run_step(tables: Tables, step: Step, model: Model, state: GameState, trace: 
                         queue = "remove"
                     case NamedEffect():
                         queue = "trash"
+            elif free and isinstance(head, Messaging):
+                queue = "message"
+            elif free and isinstance(head, Agitation):
+                queue = "agitate"
+            elif free and isinstance(head, Organize):
+                queue = "organize"
+            elif free and isinstance(head, FillMarket):
+                queue = "mfill"
             if queue is None:
-                state = _advance_recorded(state, trace)
-                if state.pending and isinstance(state.pending[0], CompanyDraw | DrawToHandSize | ResolveEffect):
+                state = _advance_recorded(state, trace, free)
+                if state.pending and isinstance(state.pending[0], asks):
                     continue
                 break
             if not queues[queue]:
                 raise EncodingError(f"step {step.label}: the engine asks for a {queue} choice the model did not make")
             tell(queues[queue].pop(0))
-    left = {k: v for k, v in queues.items() if v}
+    # A declined Movement follow-up is no choice when the engine has nothing to offer there.
+    left = {k: v for k, v in queues.items() if v and v != [Skip(Side.MOVEMENT)]}
     if left and state.outcome is None:
         raise EncodingError(f"step {step.label}: the model made choices the engine never asked for: {left}")
-    state = _advance_recorded(state, trace)
+    state = _advance_recorded(state, trace, free)
     expected = comparable(decode(model, step.after))
-    got = comparable(project(tables, state))
+    got = comparable(project(tables, state, free))
     if expected != got:
         raise EncodingError(f"step {step.label}: the model's state differs from the engine's: {diff(expected, got)}")
     return state
@@ -288,15 +383,19 @@ def replay(tables: Tables, steps: Sequence[Step], model: Model) -> Witness:
     """Replay a model step by step through the checked engine; raise `EncodingError` on any disagreement."""
     state = new_game(tables.game)
     trace: list[Action] = []
+    free = is_free(steps)
     for step in steps:
         if state.outcome is not None:
             break
-        state = run_step(tables, step, model, state, trace)
+        state = run_step(tables, step, model, state, trace, free)
     return Witness(tuple(trace), state)
 
 
-def _advance_recorded(state: GameState, trace: list[Action]) -> GameState:
-    """Take the engine's first option wherever the encoding leaves a choice open because it cannot matter."""
+def _advance_recorded(state: GameState, trace: list[Action], free: bool = False) -> GameState:
+    """Take the engine's first option wherever the encoding leaves a choice open because it cannot matter
+    (a passive Movement's choices; with a free Movement there is none)."""
+    if free:
+        return state
     while current_actor(state) is not Actor.TERMINAL and state.pending:
         head = state.pending[0]
         if isinstance(head, GoalSplit | DealGoal | FillMarket | ChooseStartingCard):

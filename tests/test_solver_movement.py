@@ -1,0 +1,441 @@
+"""The Movement's encoding (doubtspec.solver.movement) agrees with the engine, step by step.
+
+States come from seeded random playouts in which both sides act (the Movement picks Pass, Play or
+Buy with even odds, then one of its variants), so that Goals get achieved, Company cards banned,
+Restriction cards added, Tableaux filled past their limit and Pacing run with a changing Market.
+At a state where the Movement acts, an engine-legal action is drawn and so are its follow-ups
+(Messaging, Agitation, Organize) and the first Market refill (chance, fixed to an engine outcome);
+the Movement's step is encoded over the concrete state with those decisions fixed, the model is
+replayed through the checked engine (`witness.run_step`), and the engine's successor must equal the
+model's on the whole state vector. Company steps of such games are checked the same way with the
+Movement's side in the vector (bans, Restriction cards, Pacing).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tests.test_solver_transition import _fix
+
+from doubtspec.agents.base import CarefulAgent
+from doubtspec.model.actions import (
+    Action,
+    Agitate,
+    End,
+    EndBuy,
+    EndPlay,
+    Message,
+    MovementBuy,
+    MovementPlay,
+    OrganizePlay,
+    Pass,
+    Skip,
+)
+from doubtspec.model.cards import MarketAction, TokenKind, load_cards
+from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
+from doubtspec.model.game import Game
+from doubtspec.model.rulings import Rulings
+from doubtspec.model.state import TOKEN_INDEX, Actor, GameState, Phase, Side
+from doubtspec.model.steps import Agitation, FillMarket, Messaging, Organize
+from doubtspec.solver.encoding import Tables, concrete, project, var_names
+from doubtspec.solver.movement import SKIP, Act
+from doubtspec.solver.terms import TRUE, BoolTerm, Solver, and_, eq, not_
+from doubtspec.solver.transition import Encoder, Step, UnsupportedCards
+from doubtspec.solver.witness import run_step
+
+DATA = Path(__file__).parent / "data"
+GAMES = {
+    "shipped": Game(load_cards()),
+    "tiny movement": Game(load_cards(DATA / "tiny_movement.toml")),
+    "shipped, other rulings": Game(load_cards(), Rulings.parse([
+        "pass-bonus=no-influence", "banned-reserve=stays-honoured", "lobby-targets=market-only",
+        "trigger-timing=before-effects"])),
+}
+
+
+def _movement_choice(actions: tuple[Action, ...], rng: random.Random) -> Action:
+    """Pass, Play or Buy with even odds among those available, then one of its variants."""
+    groups: dict[type, list[Action]] = {}
+    for a in actions:
+        groups.setdefault(type(a), []).append(a)
+    kinds = sorted(groups, key=lambda k: k.__name__)
+    pool = groups[kinds[rng.randrange(len(kinds))]]
+    return pool[rng.randrange(len(pool))]
+
+
+def playout(game: Game, seed: int, stop: int, movement_only: bool = False) -> GameState:
+    """A state at rest after a seeded playout where both sides choose at random (with `movement_only`,
+    only the Movement's turns count towards `stop`, and the state returned is one)."""
+    rng = random.Random(seed)
+    state = new_game(game)
+    rests = 0
+    last = state
+    while current_actor(state) is not Actor.TERMINAL:
+        actor = current_actor(state)
+        if not state.pending and actor is not Actor.CHANCE and (not movement_only or actor is Actor.MOVEMENT):
+            last = state
+            if rests >= stop:
+                return state
+            rests += 1
+        actions = legal_actions(state)
+        if actor is Actor.MOVEMENT and not state.pending:
+            # Agitation buys half the time, so that Goals deep in the structure (bans) get achieved.
+            agitating = [a for a in actions if isinstance(a, MovementBuy)
+                         and game.cards.market[a.space].action is MarketAction.AGITATION]
+            if agitating and rng.random() < 0.5:
+                action = agitating[rng.randrange(len(agitating))]
+            else:
+                action = _movement_choice(actions, rng)
+        elif actor is Actor.MOVEMENT:
+            # A follow-up: prefer acting over skipping, and Agitation with as many tokens as allowed.
+            acting = [a for a in actions if not isinstance(a, Skip)]
+            pool = acting if acting and rng.random() < 0.8 else list(actions)
+            action = pool[rng.randrange(len(pool))]
+            if isinstance(action, Agitate):
+                action = max((a for a in acting if isinstance(a, Agitate) and a.slot == action.slot),
+                             key=lambda a: a.tokens)
+        elif actor is Actor.COMPANY:
+            # The careful agent's plays keep a buy affordable, so that games last long enough for Goals.
+            company = CarefulAgent(game, Side.COMPANY, rng)
+            ends = [a for a in actions if isinstance(a, EndPlay | EndBuy)]
+            going = [a for a in actions if not isinstance(a, EndPlay | EndBuy)]
+            pool = ends if ends and (not going or rng.random() < 0.5) else going or list(actions)
+            action = company.choose(state, tuple(pool))
+        else:
+            action = actions[rng.randrange(len(actions))]
+        state = apply(state, action)
+    return last
+
+
+def fix_movement(step: Step, action: Action, follow: Action | None, fill: int | None) -> BoolTerm:
+    """Constraints that make a Movement step's decisions the engine's `action`, `follow` and first refill."""
+    parts: list[BoolTerm] = []
+    ints, bools = step.ints, step.bools
+
+    def flips_are(flip: tuple[int, ...]) -> None:
+        for name, var in bools.items():
+            if name.startswith("flip."):
+                parts.append(var if int(name[5:]) in flip else not_(var))
+
+    match action:
+        case Pass():
+            parts.append(eq(ints["act"], Act.PASS))
+        case MovementPlay(card=card, flip=flip, end=end, remove=remove):
+            parts += [eq(ints["act"], Act.PLAY), eq(ints["card"], card),
+                      eq(ints["remove"], SKIP if remove is None else remove)]
+            parts.append(bools["right"] if end is End.RIGHT else not_(bools["right"]))
+            flips_are(flip)
+        case MovementBuy(space=space, flip=flip):
+            parts += [eq(ints["act"], Act.BUY), eq(ints["space"], space)]
+            flips_are(flip)
+    match follow:
+        case Message(zone=zone, doubts=doubts, victims=victims):
+            parts += [eq(ints["mz"], int(zone)), eq(ints["md"], doubts), eq(ints["mv"], victims)]
+        case Agitate(slot=slot, tokens=tokens):
+            parts += [eq(ints["as"], slot), eq(ints["at"], tokens)]
+        case OrganizePlay(card=card, end=end, remove=remove):
+            parts += [eq(ints["oc"], card), eq(ints["orm"], SKIP if remove is None else remove)]
+            parts.append(bools["oright"] if end is End.RIGHT else not_(bools["oright"]))
+        case Skip():
+            for key, skip in (("mz", SKIP), ("as", SKIP), ("oc", 0)):
+                parts.append(eq(ints[key], skip))
+    if fill is not None:
+        tokens = step.tokens.get("mfill", [])
+        if tokens:
+            parts.append(eq(tokens[0].ivar, fill))
+    return and_(*parts)
+
+
+def check_movement_action(game: Game, state: GameState, action: Action, pick: int, seed: int) -> None:
+    """Encode the Movement's step with `action` (and follow-ups chosen by `pick`) and compare with the engine."""
+    tables = Tables.of(game)
+    after = apply(state, action)
+    follow: Action | None = None
+    fill: int | None = None
+    if after.outcome is None and after.pending and isinstance(after.pending[0], Messaging | Agitation | Organize):
+        options = legal_actions(after)
+        follow = options[pick % len(options)]
+        after = apply(after, follow)
+    if after.outcome is None and after.pending and isinstance(after.pending[0], FillMarket):
+        outcomes = legal_actions(after)
+        fill = outcomes[(pick // 7) % len(outcomes)].outcome  # type: ignore[union-attr]
+    step = Encoder(tables, True).movement_turn(concrete(tables, state, True), state.round)
+    solver = Solver(seed=seed)
+    for group in step.groups:
+        solver.add(group.constraint)
+    solver.add(fix_movement(step, action, follow, fill))
+    assert solver.check() == "sat", f"the encoding refuses {action} then {follow} in {state.summary()}"
+    trace: list[Action] = []
+    run_step(tables, step, solver.model(), state, trace, free=True)
+    assert trace[0] == action
+    if follow is not None:
+        assert trace[1] == follow
+
+
+def check_company_action(game: Game, state: GameState, choice: int, seed: int) -> None:
+    """A Company step over a state vector with the Movement's side (bans, Restrictions, Pacing)."""
+    tables = Tables.of(game)
+    enc = Encoder(tables, True)
+    actions = legal_actions(state)
+    action = actions[choice % len(actions)]
+    s = concrete(tables, state, True)
+    if isinstance(action, EndPlay):
+        step = enc.end_play(s, state.round)
+    elif isinstance(action, EndBuy):
+        step = enc.end_buy(s, state.round)
+    elif state.phase is Phase.COMPANY_BUY:
+        step = enc.buy_slot(s, state.round, 0, TRUE)
+    else:
+        step = enc.play_slot(s, state.round, 0, TRUE)
+    solver = Solver(seed=seed)
+    for group in step.groups:
+        solver.add(group.constraint)
+    solver.add(_fix(step, action, state))
+    assert solver.check() == "sat", f"the encoding refuses the engine-legal action {action} in {state.summary()}"
+    trace: list[Action] = []
+    run_step(tables, step, solver.model(), state, trace, free=True)
+    assert trace[0] == action
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), stop=st.integers(0, 150), choice=st.integers(0, 10_000),
+       z3seed=st.integers(0, 1000))
+def test_step_successor_equals_engine_with_a_free_movement(name: str, seed: int, stop: int, choice: int,
+                                                           z3seed: int) -> None:
+    game = GAMES[name]
+    state = playout(game, seed, stop // 3 if choice % 2 else stop, movement_only=bool(choice % 2))
+    if state.outcome is not None or state.pending:
+        return
+    if state.phase is Phase.MOVEMENT_TURN:
+        actions = legal_actions(state)
+        check_movement_action(game, state, actions[choice % len(actions)], choice // len(actions), z3seed)
+    elif state.phase in (Phase.COMPANY_PLAY, Phase.COMPANY_BUY):
+        check_company_action(game, with_bans(game, state, choice), choice // 7, z3seed)
+
+
+def with_bans(game: Game, state: GameState, choice: int) -> GameState:
+    """`state` with some of the kinds the Goals can ban banned (their Ban tokens taken from the supply),
+    as if those Goals had been achieved: random playouts rarely get that deep into the structure."""
+    kinds = Tables.of(game).ban_kinds
+    chosen = tuple(k for i, k in enumerate(kinds) if choice >> i & 1)
+    if not chosen or choice % 3 == 0:
+        return state
+    supply = list(state.supply)
+    index = TOKEN_INDEX[TokenKind.BANS]
+    if supply[index] < len(chosen):
+        return state
+    supply[index] -= len(chosen)
+    return replace(state, banned=tuple(sorted(chosen)), supply=tuple(supply))
+
+
+def _movement_states(game: Game, want: int, predicate: object = None) -> list[GameState]:
+    found: list[GameState] = []
+    for seed in range(200):
+        for stop in (0, 10, 25, 45, 70, 100):
+            state = playout(game, seed, stop // 5, movement_only=True)
+            if state.outcome is None and not state.pending and state.phase is Phase.MOVEMENT_TURN and (
+                    predicate is None or predicate(state)):  # type: ignore[operator]
+                found.append(state)
+                if len(found) >= want:
+                    return found
+    return found
+
+
+@pytest.mark.parametrize("name", ["shipped", "tiny movement"])
+def test_every_legal_movement_action_is_admitted(name: str) -> None:
+    """Every engine-legal Movement action of a few states, each with every follow-up the engine offers."""
+    game = GAMES[name]
+    states = _movement_states(game, 3, lambda s: len(s.m_hand) > 0)
+    assert states, "no Movement state with a hand was reached"
+    checked = 0
+    for state in states:
+        for action in legal_actions(state):
+            after = apply(state, action)
+            follows = 1
+            if (after.outcome is None and after.pending
+                    and isinstance(after.pending[0], Messaging | Agitation | Organize)):
+                follows = len(legal_actions(after))
+            for pick in range(min(follows, 6)):
+                check_movement_action(game, state, action, pick, 0)
+                checked += 1
+    assert checked
+
+
+@pytest.mark.parametrize("name", ["shipped", "tiny movement"])
+def test_goals_bans_and_full_tableaux_are_reached(name: str) -> None:
+    """The playouts behind the agreement tests reach the Movement's rarer mechanisms."""
+    game = GAMES[name]
+    seen = {"achieved": False, "banned": False, "full": False}
+    limit = game.cards.rules.tableau_limit
+    for seed in range(60):
+        state = playout(game, seed, 400)
+        seen["achieved"] |= bool(state.achieved)
+        seen["banned"] |= bool(state.banned)
+        seen["full"] |= len(state.tableau) >= limit
+    assert seen["achieved"] and seen["full"], seen
+    if name == "tiny movement":
+        # The shipped set's banning Goals lie deep in the structure; its Company steps are checked under
+        # bans by `with_bans`.
+        assert seen["banned"], seen
+
+
+def test_movement_projection_names_match_the_vector() -> None:
+    game = GAMES["shipped"]
+    tables = Tables.of(game)
+    state = playout(game, 3, 30)
+    names = {n for n, _ in var_names(tables, True)}
+    assert set(project(tables, state, True)) == names
+    assert set(project(tables, state)) == {n for n, _ in var_names(tables)}
+
+
+def test_unsupported_ruling_is_refused() -> None:
+    game = Game(load_cards(), Rulings.parse(["messaging-zones=any-zones"]))
+    with pytest.raises(UnsupportedCards, match="messaging-zones"):
+        Encoder(Tables.of(game), True)
+    Encoder(Tables.of(game))  # a passive Movement never sends a Messaging
+
+
+def enriched(state: GameState) -> GameState:
+    """`state` with the Movement holding more tokens (taken from its supplies), so that Messaging reaches
+    Victims, Agitation reaches costly Goals and every buy is affordable."""
+    supply = list(state.supply)
+    extra = {TokenKind.INFLUENCE: 4, TokenKind.MESSAGING: 6, TokenKind.AGITATION: 3}
+    for kind, n in extra.items():
+        supply[TOKEN_INDEX[kind]] -= n
+    assert min(supply) >= 0
+    return replace(state, influence=state.influence + 4, messaging=state.messaging + 6,
+                   agitation=state.agitation + 3, supply=tuple(supply))
+
+
+@pytest.mark.parametrize("name", ["shipped", "tiny movement"])
+def test_every_buy_and_follow_up_of_a_rich_movement_is_admitted(name: str) -> None:
+    """Every Buy of a few states whose Movement is rich, each with a spread of its follow-ups (Victims
+    removed by Messaging, Goals achieved with tokens, Organize)."""
+    game = GAMES[name]
+    seen: set[str] = set()
+    def wanted(s: GameState) -> bool:
+        small = name != "shipped"  # tiny games are short: any Market card will do
+        roomy = len(s.m_hand) < s.hand_limit() and any(s.market)
+        return roomy and (small or (len(s.m_hand) > 0 and len(s.tableau) > 1))
+
+    for state in map(enriched, _movement_states(game, 2, wanted)):
+        for action in legal_actions(state):
+            if not isinstance(action, MovementBuy) or action.flip:
+                continue
+            after = apply(state, action)
+            follows = legal_actions(after) if after.outcome is None and after.pending and isinstance(
+                after.pending[0], Messaging | Agitation | Organize) else ()
+            options = follows or (None,)
+            stride = max(1, len(options) // 4)  # a spread of at most about four follow-ups per buy
+            for pick in range(0, len(options), stride):
+                follow = options[pick]
+                check_movement_action(game, state, action, pick, 0)
+                match follow:
+                    case Message(victims=v) if v:
+                        seen.add("victims")
+                    case Agitate():
+                        seen.add("agitate")
+                    case OrganizePlay(remove=r):
+                        seen.add("organize" if r is None else "organize-remove")
+    assert "agitate" in seen, seen
+    if name == "shipped":
+        assert {"victims", "organize"} <= seen, seen
+
+
+def test_reshuffle_and_pacing_with_a_free_movement_agree() -> None:
+    """Draw Phases that run the Reshuffle Sequence and Pacing (passives, Market shift and refill by card,
+    Flight reclaimed), with the Movement's side in the vector and some kinds banned."""
+    game = GAMES["shipped"]
+    checked = 0
+    for seed in range(300):
+        state = playout(game, seed, 60)
+        if not (state.phase is Phase.COMPANY_BUY and state.outcome is None and state.buys
+                and len(state.c_deck) < game.cards.rules.company_hand_size):
+            continue
+        for variant in (state, with_bans(game, state, 7)):
+            tables = Tables.of(game)
+            step = Encoder(tables, True).end_buy(concrete(tables, variant, True), variant.round)
+            solver = Solver(seed=seed)
+            for group in step.groups:
+                solver.add(group.constraint)
+            assert solver.check() == "sat"
+            trace: list[Action] = []
+            run_step(tables, step, solver.model(), variant, trace, free=True)
+            assert trace[0] == EndBuy()
+            checked += 1
+        if checked >= 6:
+            break
+    assert checked >= 4, "too few playouts reached a Reshuffle"
+
+
+@pytest.mark.parametrize("ruling", ["no-effect", "stays-honoured"])
+def test_a_banned_card_that_stays_in_the_reserve(ruling: str) -> None:
+    """Ruling banned-reserve at Reshuffle Sequence C: Hollywood Glamour (culture, stays) in the Reserve
+    while culture is banned goes to the trash pile or stays, and the encoding agrees either way."""
+    game = Game(load_cards(), Rulings.parse([f"banned-reserve={ruling}"]))
+    tables = Tables.of(game)
+    glamour = 23
+    for seed in (147, 116, *range(400)):
+        state = playout(game, seed, 80)
+        if glamour not in state.c_reserve or len(state.c_deck) >= game.cards.rules.company_hand_size:
+            continue
+        # On to the Buy Phase with one buy made, so that the Draw Phase can follow.
+        while state.outcome is None and not (state.phase is Phase.COMPANY_BUY and state.buys and not state.pending):
+            actions = legal_actions(state)
+            ends = [a for a in actions if isinstance(a, EndPlay)]
+            state = apply(state, ends[0] if ends else actions[0])
+        if state.outcome is not None or len(state.c_deck) >= game.cards.rules.company_hand_size:
+            continue
+        supply = list(state.supply)
+        supply[TOKEN_INDEX[TokenKind.BANS]] -= 1
+        banned = replace(state, banned=("culture",), supply=tuple(supply))
+        step = Encoder(tables, True).end_buy(concrete(tables, banned, True), banned.round)
+        solver = Solver()
+        for group in step.groups:
+            solver.add(group.constraint)
+        assert solver.check() == "sat"
+        trace: list[Action] = []
+        after = run_step(tables, step, solver.model(), banned, trace, free=True)
+        assert (glamour in after.c_reserve) == (ruling == "stays-honoured") or after.outcome is not None
+        return
+    pytest.fail("no playout put Hollywood Glamour in the Reserve before a Reshuffle")
+
+
+def test_movement_goals_need_the_free_movement() -> None:
+    from doubtspec.solver import bmc
+
+    game = GAMES["tiny movement"]
+    passive = bmc.Unrolling(game).add_round()
+    with pytest.raises(ValueError, match="movement_free"):
+        bmc.goal_achieved(1)(passive)
+    with pytest.raises(ValueError, match="movement_free"):
+        bmc.points_at_least(5)(passive)
+    free = bmc.Unrolling(game, movement_free=True).add_round()
+    with pytest.raises(ValueError, match="numbered 1 to 9"):
+        bmc.goal_achieved(12)(free)
+
+
+@pytest.mark.slow
+def test_shipped_set_movement_witnesses_replay() -> None:
+    """On the shipped set, the unrolling with a free Movement finds a Goal at turn 1 and points at turn 2, and
+    its models replay through the checked engine (a Goal then a second Movement turn over Pacing-free rounds)."""
+    from doubtspec.solver import bmc
+    from doubtspec.solver.witness import replay
+
+    game = GAMES["shipped"]
+    unrolling = bmc.Unrolling(game, movement_free=True)
+    first = unrolling.add_round()
+    assert unrolling.check(bmc.goal_achieved(1)(first), "G1") == "sat"
+    witness = replay(unrolling.tables, unrolling.steps, unrolling.solver.model())
+    assert 1 in witness.final.achieved
+    second = unrolling.add_round()
+    assert unrolling.check(bmc.points_at_least(2)(second), "two points") == "unsat"
+    assert unrolling.check(and_(bmc.goal_achieved(2)(second), not_(bmc.goal_achieved(2)(first))), "G2") == "sat"
+    witness = replay(unrolling.tables, unrolling.steps, unrolling.solver.model())
+    assert 2 in witness.final.achieved
