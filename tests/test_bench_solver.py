@@ -1,9 +1,11 @@
-"""Benchmarks: solver time per bound, and the exhaustive search at the bounds it reaches.
+"""Benchmarks: solve time per bound for `stars` and `goals`, and the exhaustive search at the bounds it reaches.
 
 Untimed by default (the project runs pytest with --benchmark-disable: each case runs once); time
-them with `pytest tests/test_bench_solver.py --benchmark-enable -m "benchmark"` (add `or slow` for
-the shipped set's deeper bounds, each check capped by a time limit and recorded as 'unknown' when
-it runs out). The Movement's queries (goals) are not built, so they have no benchmark yet.
+them with `pytest tests/test_bench_solver.py --benchmark-enable -m "benchmark or slow"`. Each
+shipped-set case records in `extra_info` how the answer was reached: the hunt's witness turn and
+time, and the unrolling's checks (turn, result, seconds). Two timings per bound: the question
+alone (`earliest=False`: stop at the first witness) and the question with as much of the
+earliest turn proved as a 60-second budget allows.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from doubtspec.model.game import Game
 from doubtspec.model.state import OutcomeReason
 from doubtspec.solver import exhaustive
 from doubtspec.solver.bmc import Caps
-from doubtspec.solver.queries import QueryKind, solve
+from doubtspec.solver.queries import Answer, QueryKind, solve, solve_goals
 
 DATA = Path(__file__).parent / "data"
 TINY = Game(load_cards(DATA / "tiny3.toml"))
@@ -34,7 +36,8 @@ def _record(benchmark: Any, **info: object) -> None:
 @pytest.mark.parametrize("bound", [1, 2])
 def test_bench_stars_tiny(benchmark: Any, bound: int) -> None:
     answer = benchmark.pedantic(solve, args=(TINY, QueryKind.STARS, bound),
-                                kwargs={"caps": TINY_CAPS, "check_caps": False}, rounds=1, iterations=1)
+                                kwargs={"caps": TINY_CAPS, "check_caps": False, "use_hunt": False},
+                                rounds=1, iterations=1)
     _record(benchmark, answer=answer.status, earliest=answer.earliest)
     assert answer.status == ("yes" if bound >= 2 else "no")
 
@@ -49,12 +52,40 @@ def test_bench_exhaustive_stars_tiny(benchmark: Any, bound: int) -> None:
     assert result.found == (2 if bound >= 2 else None)
 
 
+def _record_answer(benchmark: Any, answer: Answer) -> None:
+    _record(benchmark, answer=answer.status, earliest=answer.earliest, proved_none_by=answer.proved_none_by,
+            witness_from=answer.witness_from,
+            hunt=None if answer.hunt is None else (answer.hunt.found, round(answer.hunt.seconds, 2)),
+            checks=[(c.bound, c.status, round(c.seconds, 2)) for c in answer.checks])
+
+
 @pytest.mark.benchmark
 @pytest.mark.slow
-@pytest.mark.parametrize("bound", [1, 2, 3, 4, 8, 12])
-def test_bench_stars_shipped(benchmark: Any, bound: int) -> None:
+@pytest.mark.parametrize("earliest", [False, True], ids=["question", "earliest"])
+@pytest.mark.parametrize("bound", [4, 8, 12])
+def test_bench_stars_shipped(benchmark: Any, bound: int, earliest: bool) -> None:
     answer = benchmark.pedantic(solve, args=(SHIPPED, QueryKind.STARS, bound),
-                                kwargs={"timeout_s": 300.0, "check_caps": False}, rounds=1, iterations=1)
-    _record(benchmark, answer=answer.status, earliest=answer.earliest,
-            checks=[(c.bound, c.status, round(c.seconds, 2)) for c in answer.checks])
+                                kwargs={"timeout_s": 60.0, "check_caps": False, "earliest": earliest},
+                                rounds=1, iterations=1)
+    _record_answer(benchmark, answer)
     assert answer.status in ("yes", "no", "unknown")
+
+
+@pytest.mark.benchmark
+def test_bench_stars_by_turn_twelve_question(benchmark: Any) -> None:
+    """The issue's speed aim, in the default suite: `stars --by-turn 12` answered (with a replayed witness)."""
+    answer = benchmark.pedantic(solve, args=(SHIPPED, QueryKind.STARS, 12),
+                                kwargs={"timeout_s": 60.0, "check_caps": False, "earliest": False},
+                                rounds=1, iterations=1)
+    _record_answer(benchmark, answer)
+    assert answer.status == "yes" and answer.witness is not None
+
+
+@pytest.mark.benchmark
+@pytest.mark.slow
+@pytest.mark.parametrize("bound", [4, 8, 12])
+def test_bench_goals_shipped(benchmark: Any, bound: int) -> None:
+    answers = benchmark.pedantic(solve_goals, args=(SHIPPED, bound),
+                                 kwargs={"timeout_s": 9 * 20.0, "check_caps": False}, rounds=1, iterations=1)
+    _record(benchmark, goals={a.goal: (a.status, a.earliest, a.proved_none_by) for a in answers})
+    assert all(a.status in ("yes", "no", "unknown") for a in answers)

@@ -45,10 +45,11 @@ def test_unknown_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize("argv", [
     ["solve", "stars", "--by-turn", "0"],
-    ["solve", "stars", "--by-turn", "1", "--opponent", "any"],
-    ["solve", "goal", "3", "--by-turn", "2"],
-    ["solve", "goals", "--by-turn", "2"],
-    ["solve", "movement-win", "--by-turn", "2"],
+    ["solve", "goal", "3", "--by-turn", "2", "--opponent", "passive"],
+    ["solve", "goal", "42", "--by-turn", "2"],
+    ["solve", "goals", "--by-turn", "2", "--opponent", "passive"],
+    ["solve", "movement-win", "--by-turn", "2", "--opponent", "passive"],
+    ["solve", "stars", "--by-turn", "1", "--timeout", "0"],
     ["solve", "stars", "--by-turn", "1", "--ruling", "no-such-ruling=x"],
     ["solve", "stars", "--by-turn", "1", "--cards", "/no/such/file.toml"],
 ])
@@ -58,11 +59,14 @@ def test_bad_usage_exits_2(argv: list[str]) -> None:
 
 def test_degenerate_runs_the_catalogue(capsys: pytest.CaptureFixture[str]) -> None:
     code = run(["solve", "degenerate", "--by-turn", "2", *SMALL, "--stars-before", "3", "--profit-before", "2",
-                "--defeat-before", "1", "--games", "5", "--json"])
+                "--defeat-before", "1", "--movement-win-before", "1", "--games", "5", "--json"])
     assert code == ExitCode.OK
     data = json.loads(capsys.readouterr().out)
     rows = {row["query"]: row for row in data["degenerate"]}
     assert rows["stars"]["degenerate"] is True and rows["stars"]["earliest_possible"] == 2
+    assert rows["stars"]["earliest_exact"] is True
     assert rows["profit"]["solver"] == "no"
-    assert rows["stars"]["random_games"] == 5
-    assert "defeat" not in rows  # a threshold of turn 1 leaves no earlier turn to ask about
+    assert rows["stars"]["simulation"]["random"]["games"] == 5
+    assert rows["stars"]["simulation"]["greedy"]["games"] == 5
+    # a threshold of turn 1 leaves no earlier turn to ask about
+    assert rows["defeat"]["solver"] is None and rows["movement-win"]["solver"] is None

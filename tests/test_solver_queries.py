@@ -30,8 +30,8 @@ CAPS = Caps(plays=3, buys=2)
 
 @functools.cache
 def tiny_answer(kind: QueryKind, bound: int) -> Answer:
-    """One solve per question for the whole module (the answers do not change between tests)."""
-    return solve(TINY, kind, bound, caps=CAPS, check_caps=False)
+    """One unrolling-only solve per question for the whole module (the answers do not change between tests)."""
+    return solve(TINY, kind, bound, caps=CAPS, check_caps=False, use_hunt=False)
 
 
 @pytest.mark.parametrize(("kind", "reason"), [(QueryKind.STARS, OutcomeReason.STAR_VICTORY),
@@ -47,7 +47,7 @@ def test_company_victories_flip_between_turn_one_and_two(kind: QueryKind, reason
 
 
 def test_known_false_stars_by_turn_one() -> None:
-    answer = solve(TINY, QueryKind.STARS, 1, caps=CAPS)
+    answer = solve(TINY, QueryKind.STARS, 1, caps=CAPS, timeout_s=None)
     assert answer.status == "no"
     assert answer.witness is None
     assert answer.exact is not None
@@ -55,8 +55,8 @@ def test_known_false_stars_by_turn_one() -> None:
 
 def test_known_true_defeat_on_the_shipped_set() -> None:
     game = Game(load_cards())
-    answer = solve(game, QueryKind.DEFEAT, 1, caps=CAPS, check_caps=False)
-    assert answer.status == "yes" and answer.earliest == 1
+    answer = solve(game, QueryKind.DEFEAT, 1, caps=CAPS, check_caps=False, use_hunt=False)
+    assert answer.status == "yes" and answer.earliest == 1 and answer.witness_from == "unrolling"
     assert answer.witness is not None
     final = replay_actions(game, answer.witness.actions)
     assert final.outcome is not None
@@ -98,15 +98,47 @@ def test_witness_trace_format(tmp_path: Path) -> None:
     assert final.outcome is not None and final.outcome.round == 2
 
 
-@pytest.mark.parametrize("kind", [QueryKind.GOAL, QueryKind.GOALS, QueryKind.MOVEMENT_WIN])
-def test_movement_queries_are_refused_not_approximated(kind: QueryKind) -> None:
-    with pytest.raises(OptionError):
-        solve(TINY, kind, 1)
+@pytest.mark.parametrize("kind", [QueryKind.GOAL, QueryKind.MOVEMENT_WIN])
+def test_a_passing_movement_cannot_be_asked_about_goals(kind: QueryKind) -> None:
+    with pytest.raises(OptionError, match="--opponent any"):
+        solve(TINY, kind, 1, opponent=Opponent.PASSIVE, goal=1)
 
 
-def test_opponent_any_is_refused_not_approximated() -> None:
-    with pytest.raises(OptionError):
-        solve(TINY, QueryKind.STARS, 1, opponent=Opponent.ANY)
+def test_an_unknown_goal_is_bad_usage() -> None:
+    with pytest.raises(OptionError, match="no Goal G42"):
+        solve(TINY, QueryKind.GOAL, 1, opponent=Opponent.ANY, goal=42)
+
+
+def test_the_hunt_finds_the_witness_and_the_unrolling_proves_it_earliest() -> None:
+    answer = solve(TINY, QueryKind.STARS, 2, caps=CAPS, check_caps=False)
+    assert answer.status == "yes" and answer.witness_from == "hunt"
+    assert answer.earliest == 2 and answer.proved_none_by == 1 and answer.earliest_exact
+    assert [c.status for c in answer.checks] == ["unsat"]  # only the turns before the witness are proved
+    assert answer.witness is not None
+    final = replay_actions(TINY, answer.witness.actions)
+    assert final.outcome is not None and final.outcome.reason is OutcomeReason.STAR_VICTORY
+
+
+def test_stars_by_turn_twelve_on_the_shipped_set() -> None:
+    """The speed aim's question: a witness deep in the game from the hunt, proofs for the first turns."""
+    game = Game(load_cards())
+    answer = solve(game, QueryKind.STARS, 12, timeout_s=12, check_caps=False)
+    assert answer.status == "yes" and answer.earliest is not None and answer.earliest <= 12
+    assert answer.witness is not None
+    final = replay_actions(game, answer.witness.actions)
+    assert final.outcome is not None and final.outcome.reason is OutcomeReason.STAR_VICTORY
+    assert final.outcome.round == answer.earliest
+    assert answer.proved_none_by >= 1
+    assert not answer.earliest_exact or answer.proved_none_by == answer.earliest - 1
+
+
+def test_a_goal_at_the_first_turn_on_the_shipped_set() -> None:
+    """G1 is cheap enough (provisional cost) to be achieved on the Movement's first turn with the best luck."""
+    game = Game(load_cards())
+    answer = solve(game, QueryKind.GOAL, 1, opponent=Opponent.ANY, goal=1, timeout_s=20)
+    assert answer.status == "yes" and answer.earliest == 1 and answer.earliest_exact
+    assert answer.witness is not None
+    assert 1 in replay_actions(game, answer.witness.actions).achieved
 
 
 def test_ruling_alternatives_are_encoded() -> None:
@@ -114,8 +146,8 @@ def test_ruling_alternatives_are_encoded() -> None:
     from doubtspec.model.rulings import Rulings
 
     game = Game(TINY.cards, Rulings.parse(["draw-order=reshuffle-first", "trigger-timing=before-effects"]))
-    answer = solve(game, QueryKind.STARS, 2, caps=CAPS, check_caps=False)
-    assert answer.status == "yes"
+    answer = solve(game, QueryKind.STARS, 2, caps=CAPS, check_caps=False, use_hunt=False)
+    assert answer.status == "yes" and answer.witness_from == "unrolling"
     assert answer.witness is not None
     assert replay_actions(game, answer.witness.actions).outcome is not None
 
@@ -123,6 +155,6 @@ def test_ruling_alternatives_are_encoded() -> None:
 @pytest.mark.slow
 def test_a_no_is_exact_when_the_caps_cannot_bind() -> None:
     """With enough slots, the caps check proves that no run of turn 1 is cut off: the 'no' is exact."""
-    answer = solve(TINY, QueryKind.STARS, 1, caps=Caps(plays=10, buys=7))
+    answer = solve(TINY, QueryKind.STARS, 1, caps=Caps(plays=10, buys=7), timeout_s=None)
     assert answer.status == "no"
     assert answer.exact is True

@@ -1,16 +1,16 @@
 """`doubtspec solve ...`: can something happen by turn N? Thin commands over `doubtspec.solver`.
 
-Exit codes: 0 answered (yes or no), 3 unknown within the time limit, 2 bad usage (including
-queries the encoding does not model yet); an encoding error (a witness the engine rejects) is a
-bug and exits 70.
+Exit codes: 0 answered (yes or no), 3 unknown within the time limit, 2 bad usage; an encoding
+error (a witness the engine rejects) is a bug and exits 70.
 """
 
 from __future__ import annotations
 
 import json
-import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.panel import Panel
@@ -19,25 +19,39 @@ from rich.table import Table
 from doubtspec.cli.common import CardsOption, JsonOption, RulingOption, console, err_console, load_game
 from doubtspec.cli.exitcodes import ExitCode
 from doubtspec.errors import OptionError
-from doubtspec.model.actions import Action, Pass
 from doubtspec.model.game import Game
-from doubtspec.model.playout import random_playout, uniform_policy
-from doubtspec.model.state import GameState
 from doubtspec.solver.bmc import DEFAULT_BUYS, DEFAULT_PLAYS, Caps
-from doubtspec.solver.queries import TARGETS, Answer, Opponent, QueryKind, check_supported, solve
+from doubtspec.solver.degenerate import DEFAULT_THRESHOLDS, Finding, run_catalogue
+from doubtspec.solver.queries import (
+    DEFAULT_TIMEOUT_S,
+    Answer,
+    Opponent,
+    Query,
+    QueryKind,
+    default_opponent,
+    solve_goals,
+    solve_query,
+)
 from doubtspec.solver.transition import UnsupportedCards
 from doubtspec.solver.witness import EncodingError
+
+T = TypeVar("T")
 
 solve_app = typer.Typer(help="Ask the bounded solver whether something can happen by turn N.", no_args_is_help=True)
 
 ByTurn = Annotated[int, typer.Option("--by-turn", min=1, help="The bound: turn N (round N: the Movement's Nth "
                                                                "turn, then the Company's Nth turn).")]
-OpponentOption = Annotated[Opponent, typer.Option("--opponent", help="The other side's policy: any (free choices) or "
-                                                                      "passive (the Movement always passes).")]
-TimeoutOption = Annotated[float | None, typer.Option(
-    "--timeout", min=0.001, help="Seconds per solver check; a check that runs out is 'unknown'.")]
+OpponentOption = Annotated[Opponent | None, typer.Option(
+    "--opponent", help="The other side's policy: any (free choices) or passive (the Movement always passes). "
+                       "Default: passive for the Company's questions, any for the Movement's.")]
+TimeoutOption = Annotated[float, typer.Option(
+    "--timeout", min=0.001, help="Seconds for the whole question (witness hunt and proofs); what is not decided "
+                                 "in time is 'unknown'.")]
 WitnessOption = Annotated[Path | None, typer.Option("--witness-out", dir_okay=False,
                                                     help="Write a 'yes' answer's witness trace (JSON) here.")]
+EarliestOption = Annotated[bool, typer.Option(
+    "--earliest/--no-earliest", help="After a witness, spend the rest of the time proving earlier turns impossible "
+                                     "(--no-earliest answers as soon as a witness is found).")]
 PlaysOption = Annotated[int, typer.Option("--plays", min=1, help="Play slots per Company turn in the unrolling.")]
 BuysOption = Annotated[int, typer.Option("--buys", min=1, help="Buy slots per Company turn in the unrolling.")]
 
@@ -46,40 +60,68 @@ def _game(cards: Path | None, rulings: list[str] | None) -> Game:
     return load_game(cards, rulings)
 
 
-def _answer(game: Game, kind: QueryKind, by_turn: int, opponent: Opponent, timeout: float | None,
-            plays: int, buys: int) -> Answer:
+@contextmanager
+def _spinner(text: str) -> Iterator[None]:
+    """A live status line on stderr while a long answer is worked out (stdout stays clean for --json)."""
+    with err_console.status(text, spinner="dots"):
+        yield
+
+
+def _guarded(work: Callable[[], T]) -> T:
+    """Run solver work, turning a card file it cannot model into bad usage and an encoding error into exit 70."""
     try:
-        return solve(game, kind, by_turn, opponent, timeout, Caps(plays, buys))
+        return work()
     except UnsupportedCards as exc:
         raise OptionError(f"the solver cannot model this card file: {exc}", field="--cards") from exc
+    except EncodingError as exc:
+        err_console.print(f"[bold red]encoding error[/] (a bug in the solver, not an answer): {exc}", highlight=False)
+        raise typer.Exit(ExitCode.INTERNAL) from exc
 
 
-def _render(answer: Answer) -> None:
+def _headline(answer: Answer) -> str:
     colour = {"yes": "green", "no": "cyan", "unknown": "yellow"}[answer.status]
     head = f"[bold {colour}]{answer.status.upper()}[/]"
     if answer.status == "yes":
-        head += f" — earliest at turn {answer.earliest}"
+        if answer.earliest_exact:
+            head += f" — earliest at turn {answer.earliest} (proved)"
+        else:
+            head += (f" — witness at turn {answer.earliest}; the earliest is between turn "
+                     f"{answer.proved_none_by + 1} and {answer.earliest}")
     elif answer.status == "no":
         head += f" — not by turn {answer.by_turn}"
-        head += " (exact)" if answer.exact else " (within the caps only)"
-    table = Table(show_header=True, title="checks, one per turn (the first 'sat' is the earliest turn)")
-    table.add_column("turn")
+        head += " (exact)" if answer.exact else " (within the caps)"
+    return head
+
+
+def _render(answer: Answer) -> None:
+    console.print(Panel(f"{answer.question}\n{_headline(answer)}", title=f"solve {answer.kind.value}", expand=False))
+    table = Table(title="unrolling: 'unsat' = impossible by that turn")
+    table.add_column("turn", justify="right")
     table.add_column("result")
     table.add_column("seconds", justify="right")
     for check in answer.checks:
         table.add_row(str(check.bound), check.status, f"{check.seconds:.2f}")
-    console.print(Panel(f"{answer.question}\n{head}", title=f"solve {answer.kind.value}", expand=False))
-    console.print(table)
+    if answer.checks:
+        console.print(table)
+    if answer.hunt is not None:
+        found = "nothing" if answer.hunt.found is None else f"a game reaching it at turn {answer.hunt.found}"
+        console.print(f"witness hunt: {found} ({answer.hunt.states} round roll-outs, {answer.hunt.seconds:.1f} s)",
+                      highlight=False)
     if answer.witness is not None:
         outcome = answer.witness.final.outcome
-        console.print(f"witness: {len(answer.witness.actions)} engine actions, replayed through the engine: "
-                      f"{outcome.detail if outcome else 'no outcome'}", highlight=False)
+        met = outcome.detail if outcome else f"Goal G{answer.goal} achieved at turn {answer.earliest}"
+        console.print(f"witness ({answer.witness_from}): {len(answer.witness.actions)} engine actions, replayed "
+                      f"through the engine: {met}", highlight=False)
     for note in answer.notes:
         console.print(f"[yellow]note:[/] {note}", highlight=False)
+    _render_assumptions(answer)
+    console.print(f"time: {answer.seconds:.1f} s", highlight=False)
+
+
+def _render_assumptions(answer: Answer) -> None:
     console.print("assumed:", style="bold")
     for line in answer.assumptions.lines():
         console.print(f"  {line}", highlight=False)
-    console.print(f"time: {answer.seconds:.1f} s", highlight=False)
 
 
 def _finish(game: Game, answers: list[Answer], as_json: bool, witness_out: Path | None,
@@ -99,153 +141,171 @@ def _finish(game: Game, answers: list[Answer], as_json: bool, witness_out: Path 
         raise typer.Exit(ExitCode.UNKNOWN)
 
 
-def _company_query(kind: QueryKind, by_turn: int, opponent: Opponent, timeout: float | None, cards: Path | None,
-                   ruling: list[str] | None, as_json: bool, witness_out: Path | None, plays: int, buys: int) -> None:
+def _one(query: Query, opponent: Opponent | None, timeout: float, cards: Path | None, ruling: list[str] | None,
+         as_json: bool, witness_out: Path | None, plays: int, buys: int, earliest: bool) -> None:
     game = _game(cards, ruling)
-    try:
-        answer = _answer(game, kind, by_turn, opponent, timeout, plays, buys)
-    except EncodingError as exc:
-        err_console.print(f"[bold red]encoding error[/] (a bug in the solver, not an answer): {exc}", highlight=False)
-        raise typer.Exit(ExitCode.INTERNAL) from exc
+    mode = opponent or default_opponent(query.kind)
+    with _spinner(f"solving: {query.question}"):
+        answer = _guarded(lambda: solve_query(game, query, mode, timeout, Caps(plays, buys), earliest=earliest))
     if not as_json:
         _render(answer)
     _finish(game, [answer], as_json, witness_out)
 
 
 @solve_app.command("stars")
-def stars(by_turn: ByTurn, opponent: OpponentOption = Opponent.PASSIVE, timeout: TimeoutOption = None,
+def stars(by_turn: ByTurn, opponent: OpponentOption = None, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
           cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False,
           witness_out: WitnessOption = None, plays: PlaysOption = DEFAULT_PLAYS,
-          buys: BuysOption = DEFAULT_BUYS) -> None:
+          buys: BuysOption = DEFAULT_BUYS, earliest: EarliestOption = True) -> None:
     """Can the Company earn its winning star by turn N?"""
-    _company_query(QueryKind.STARS, by_turn, opponent, timeout, cards, ruling, as_json, witness_out, plays, buys)
+    _one(Query(QueryKind.STARS, by_turn), opponent, timeout, cards, ruling, as_json, witness_out,
+         plays, buys, earliest)
 
 
 @solve_app.command("profit")
-def profit(by_turn: ByTurn, opponent: OpponentOption = Opponent.PASSIVE, timeout: TimeoutOption = None,
+def profit(by_turn: ByTurn, opponent: OpponentOption = None, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
            cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False,
            witness_out: WitnessOption = None, plays: PlaysOption = DEFAULT_PLAYS,
-           buys: BuysOption = DEFAULT_BUYS) -> None:
+           buys: BuysOption = DEFAULT_BUYS, earliest: EarliestOption = True) -> None:
     """Can the Company win on Profit by turn N?"""
-    _company_query(QueryKind.PROFIT, by_turn, opponent, timeout, cards, ruling, as_json, witness_out, plays, buys)
+    _one(Query(QueryKind.PROFIT, by_turn), opponent, timeout, cards, ruling, as_json, witness_out,
+         plays, buys, earliest)
 
 
 @solve_app.command("defeat")
-def defeat(by_turn: ByTurn, opponent: OpponentOption = Opponent.PASSIVE, timeout: TimeoutOption = None,
+def defeat(by_turn: ByTurn, opponent: OpponentOption = None, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
            cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False,
            witness_out: WitnessOption = None, plays: PlaysOption = DEFAULT_PLAYS,
-           buys: BuysOption = DEFAULT_BUYS) -> None:
+           buys: BuysOption = DEFAULT_BUYS, earliest: EarliestOption = True) -> None:
     """Can the Company fall into Economic Defeat or Marginalization by turn N?"""
-    _company_query(QueryKind.DEFEAT, by_turn, opponent, timeout, cards, ruling, as_json, witness_out, plays, buys)
-
-
-def _movement_query(kind: QueryKind, opponent: Opponent, cards: Path | None, ruling: list[str] | None) -> None:
-    _game(cards, ruling)  # bad card files and rulings are reported first
-    check_supported(kind, opponent)
+    _one(Query(QueryKind.DEFEAT, by_turn), opponent, timeout, cards, ruling, as_json, witness_out,
+         plays, buys, earliest)
 
 
 @solve_app.command("movement-win")
-def movement_win(by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY, timeout: TimeoutOption = None,
+def movement_win(by_turn: ByTurn, opponent: OpponentOption = None, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
                  cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False,
-                 witness_out: WitnessOption = None) -> None:
-    """Can the Movement score its winning Goal points by turn N? (Not built yet: exits 2.)"""
-    _movement_query(QueryKind.MOVEMENT_WIN, opponent, cards, ruling)
+                 witness_out: WitnessOption = None, plays: PlaysOption = DEFAULT_PLAYS,
+                 buys: BuysOption = DEFAULT_BUYS, earliest: EarliestOption = True) -> None:
+    """Can the Movement score its winning Goal points by turn N?"""
+    _one(Query(QueryKind.MOVEMENT_WIN, by_turn), opponent, timeout, cards, ruling, as_json, witness_out,
+         plays, buys, earliest)
 
 
 @solve_app.command("goal")
-def goal(goal_number: Annotated[int, typer.Argument(metavar="G", min=1, max=9, help="The Goal, 1-9.")],
-         by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY, timeout: TimeoutOption = None,
+def goal(goal_number: Annotated[int, typer.Argument(metavar="G", min=1, help="The Goal's number (G1 is 1).")],
+         by_turn: ByTurn, opponent: OpponentOption = None, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
          cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False,
-         witness_out: WitnessOption = None) -> None:
-    """Can the Movement achieve Goal G by turn N? (Not built yet: exits 2.)"""
-    _movement_query(QueryKind.GOAL, opponent, cards, ruling)
+         witness_out: WitnessOption = None, plays: PlaysOption = DEFAULT_PLAYS,
+         buys: BuysOption = DEFAULT_BUYS, earliest: EarliestOption = True) -> None:
+    """Can the Movement achieve Goal G by turn N?"""
+    _one(Query(QueryKind.GOAL, by_turn, goal_number), opponent, timeout, cards, ruling, as_json, witness_out,
+         plays, buys, earliest)
 
 
 @solve_app.command("goals")
-def goals(by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY, timeout: TimeoutOption = None,
-          cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False) -> None:
-    """Every Goal: reachable by turn N or not, and the earliest turn. (Not built yet: exits 2.)"""
-    _movement_query(QueryKind.GOALS, opponent, cards, ruling)
-
-
-def simulate_outcomes(game: Game, games: int, seed: int, max_round: int) -> list[GameState]:
-    """Random playouts with a passive Movement: the Company picks uniformly, chance by its probabilities."""
-    def passive(state: GameState, actions: tuple[Action, ...], rng: random.Random) -> Action:
-        for action in actions:
-            if isinstance(action, Pass):
-                return action
-        return actions[0]
-
-    finals = []
-    for i in range(games):
-        playout = random_playout(game, seed + i, max_steps=400 * max_round, company=uniform_policy, movement=passive)
-        finals.append(playout.final)
-    return finals
+def goals(by_turn: ByTurn, opponent: OpponentOption = None,
+          timeout: Annotated[float, typer.Option("--timeout", min=0.001, help=(
+              "Seconds for all the Goals together (shared evenly); what is not decided in time is 'unknown'."))]
+          = 9 * DEFAULT_TIMEOUT_S,
+          cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False,
+          plays: PlaysOption = DEFAULT_PLAYS, buys: BuysOption = DEFAULT_BUYS,
+          earliest: EarliestOption = True) -> None:
+    """Every Goal: reachable by turn N or not, and the earliest turn; unreachable ones are flagged."""
+    game = _game(cards, ruling)
+    mode = opponent or default_opponent(QueryKind.GOALS)
+    with _spinner(f"solving every Goal by turn {by_turn}") as _:
+        answers = _guarded(lambda: solve_goals(game, by_turn, mode, timeout, Caps(plays, buys),
+                                                       earliest=earliest))
+    if as_json:
+        _finish(game, answers, True, None, {"query": "goals", "by_turn": by_turn,
+                                            "unreachable": [a.goal for a in answers if a.status == "no"]})
+        return
+    table = Table(title=f"Goals by turn {by_turn} (yes: a replayed witness; no: proved impossible)")
+    for column in ("Goal", "name", "points", "cost", "by turn N?", "earliest turn", "proved impossible by",
+                   "seconds"):
+        table.add_column(column)
+    for answer in answers:
+        assert answer.goal is not None
+        card = game.goal(answer.goal)
+        status = {"yes": "[green]yes[/]", "no": "[red]UNREACHABLE[/]", "unknown": "[yellow]unknown[/]"}[answer.status]
+        table.add_row(f"G{answer.goal}", card.name, str(card.points), str(card.cost), status, _earliest_cell(answer),
+                      str(answer.proved_none_by) if answer.proved_none_by else "-", f"{answer.seconds:.1f}")
+    console.print(table)
+    if answers:
+        _render_assumptions(answers[0])
+    _finish(game, answers, False, None)
 
 
 @solve_app.command("degenerate")
 def degenerate(
     by_turn: ByTurn,
-    stars_before: Annotated[int, typer.Option(help="Flag a Star Victory possible before this turn.")] = 8,
-    profit_before: Annotated[int, typer.Option(help="Flag a Profit Victory possible before this turn.")] = 10,
-    defeat_before: Annotated[int, typer.Option(help="Flag a Company defeat possible before this turn.")] = 2,
-    games: Annotated[int, typer.Option(min=0, help="Random playouts to compare with (passive Movement).")] = 200,
-    seed: Annotated[int, typer.Option(help="Seed of the first playout.")] = 0,
-    opponent: OpponentOption = Opponent.PASSIVE, timeout: TimeoutOption = None, cards: CardsOption = None,
+    stars_before: Annotated[int, typer.Option(help="Flag a Star Victory possible before this turn.")]
+    = DEFAULT_THRESHOLDS[QueryKind.STARS],
+    profit_before: Annotated[int, typer.Option(help="Flag a Profit Victory possible before this turn.")]
+    = DEFAULT_THRESHOLDS[QueryKind.PROFIT],
+    defeat_before: Annotated[int, typer.Option(help="Flag a Company defeat possible before this turn.")]
+    = DEFAULT_THRESHOLDS[QueryKind.DEFEAT],
+    movement_win_before: Annotated[int, typer.Option(help="Flag a Movement Goal Victory possible before this turn.")]
+    = DEFAULT_THRESHOLDS[QueryKind.MOVEMENT_WIN],
+    games: Annotated[int, typer.Option(min=0, help="Games per simulated matchup (random, greedy) to compare with.")]
+    = 200,
+    seed: Annotated[int, typer.Option(help="Seed of the simulations.")] = 0,
+    opponent: OpponentOption = None, timeout: TimeoutOption = DEFAULT_TIMEOUT_S, cards: CardsOption = None,
     ruling: RulingOption = None, as_json: JsonOption = False, witness_out: WitnessOption = None,
     plays: PlaysOption = DEFAULT_PLAYS, buys: BuysOption = DEFAULT_BUYS,
 ) -> None:
-    """Run the query catalogue against the designer's thresholds, beside what random play sees.
-
-    Only the Company's queries (stars, profit, defeat) are run; the Movement's are not built yet.
-    """
+    """Run the query catalogue against the designer's thresholds, beside what random and greedy play see."""
     game = _game(cards, ruling)
-    thresholds = {QueryKind.STARS: stars_before, QueryKind.PROFIT: profit_before, QueryKind.DEFEAT: defeat_before}
-    answers: list[Answer] = []
-    for kind, before in thresholds.items():
-        bound = min(by_turn, before - 1)
-        if bound < 1:
-            continue
-        try:
-            answers.append(_answer(game, kind, bound, opponent, timeout, plays, buys))
-        except EncodingError as exc:
-            err_console.print(f"[bold red]encoding error[/] (a bug in the solver): {exc}", highlight=False)
-            raise typer.Exit(ExitCode.INTERNAL) from exc
-    finals = simulate_outcomes(game, games, seed, by_turn) if games else []
-    rows: list[dict[str, Any]] = []
-    for answer in answers:
-        _, reasons = TARGETS[answer.kind]
-        seen = [s.outcome.round for s in finals if s.outcome is not None and s.outcome.reason in reasons]
-        before = thresholds[answer.kind]
-        rows.append({
-            "query": answer.kind.value, "threshold": f"before turn {before}",
-            "solver": answer.status, "earliest_possible": answer.earliest,
-            "degenerate": answer.status == "yes",
-            "random_games": len(finals),
-            "random_share_before_threshold": (sum(1 for r in seen if r < before) / len(finals)) if finals else None,
-            "random_earliest": min(seen) if seen else None,
-        })
+    thresholds = {QueryKind.STARS: stars_before, QueryKind.PROFIT: profit_before, QueryKind.DEFEAT: defeat_before,
+                  QueryKind.MOVEMENT_WIN: movement_win_before}
+    with _spinner("running the catalogue") as _:
+        findings = _guarded(lambda: run_catalogue(game, by_turn, thresholds, opponent, timeout,
+                                                  Caps(plays, buys), games, seed))
+    answers = [f.answer for f in findings if f.answer is not None]
+    rows = [f.to_json() for f in findings]
     if as_json:
-        _finish(game, answers, True, witness_out, {"degenerate": rows, "random_policy":
-                                                   "Company uniform over legal actions, Movement passes"})
+        _finish(game, answers, True, witness_out, {"degenerate": rows, "simulation": {
+            "games_per_matchup": games, "matchups": ["random vs random", "greedy vs greedy"], "seed": seed}})
         return
-    table = Table(title=f"degenerate outcomes (solver: best luck; random: {len(finals)} playouts, passive Movement)")
-    for column in ("query", "threshold", "possible earlier?", "earliest possible", "random: share earlier",
-                   "random: earliest seen"):
-        table.add_column(column)
-    for row in rows:
-        share = row["random_share_before_threshold"]
-        table.add_row(row["query"], row["threshold"],
-                      "[red]YES[/]" if row["degenerate"] else row["solver"],
-                      str(row["earliest_possible"] or "-"), "-" if share is None else f"{share:.1%}",
-                      str(row["random_earliest"] or "-"))
-    console.print(table)
-    console.print("No greedy player exists yet; only uniform random play is compared.", style="yellow")
-    if answers:
-        console.print("assumed:", style="bold")
-        for line in answers[0].assumptions.lines():
-            console.print(f"  {line}", highlight=False)
+    _render_findings(findings, games)
+    shown: set[str] = set()
+    for answer in answers:
+        if answer.assumptions.opponent not in shown:
+            shown.add(answer.assumptions.opponent)
+            _render_assumptions(answer)
     _finish(game, answers, False, witness_out)
+
+
+def _earliest_cell(answer: Answer) -> str:
+    """The earliest turn, or the range it is known to lie in when earlier turns were not all decided."""
+    if answer.earliest is None:
+        return "-"
+    if answer.earliest_exact:
+        return str(answer.earliest)
+    return f"{answer.proved_none_by + 1}-{answer.earliest}"
+
+
+def _render_findings(findings: list[Finding], games: int) -> None:
+    table = Table(title=f"degenerate outcomes (solver: best luck; simulation: {games} games per matchup, real luck)")
+    for column in ("query", "flag if before", "possible?", "earliest", "random %", "random min", "greedy %",
+                   "greedy min"):
+        table.add_column(column, overflow="fold")
+    for f in findings:
+        answer = f.answer
+        if answer is None:
+            verdict, earliest = "- (no earlier turn)", "-"
+        else:
+            verdict = "[red]YES[/]" if f.degenerate else answer.status
+            earliest = _earliest_cell(answer)
+        cells = [f.kind.value, f"turn {f.threshold}", verdict, earliest]
+        for name in ("random", "greedy"):
+            seen = f.seen.get(name)
+            cells += ["-", "-"] if seen is None else [f"{seen.share:.1%}", str(seen.earliest or "-")]
+        table.add_row(*cells)
+    console.print(table)
+    console.print("possible?: the solver with the best luck; %: share of simulated games where it happened "
+                  "before the threshold; min: the earliest turn seen in simulation", style="dim", highlight=False)
 
 
 def register(app: typer.Typer) -> None:

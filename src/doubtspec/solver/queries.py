@@ -1,25 +1,40 @@
 """The solver's questions ("can it happen by turn N?") and their answers, each with what was assumed.
 
-An answer is "yes" (with a witness that replayed in the engine), "no" (no run within the bound
-reaches it; `exact` says whether the per-turn caps were shown to cut off no run), or "unknown"
-(a check ran out of time). Every answer carries its `Assumptions`: the opponent's policy, chance
-as the best luck, the rulings in force, the meaning of the bound and the caps.
+Two methods answer together, within one time budget:
+- the witness hunt (`doubtspec.solver.hunt`), a best-luck beam search over the engine, looks for
+  a game that reaches the target by turn N; it is fast deep into the game but can only say "yes";
+- the bounded unrolling (`doubtspec.solver.bmc`) checks turn after turn whether the target can be
+  reached; each "unsat" is a proof that it cannot by that turn, and its first "sat" is the earliest
+  turn, with a model that becomes a witness.
+
+The hunt runs first; the unrolling then tries to prove that nothing earlier than the hunt's
+witness (or nothing up to N) exists. An answer is "yes" (a witness, replayed through the engine's
+checked `play`), "no" (every turn up to N proved impossible; `exact` says whether the per-turn
+caps were shown to cut off no run) or "unknown" (neither a witness nor a proof within the budget).
+A "yes" also says how far the earliest turn is proved: `proved_none_by` is the last turn shown to
+be impossible, so the earliest turn is exact when the witness comes at `proved_none_by + 1`.
+Every answer carries its `Assumptions`.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from doubtspec.errors import OptionError
 from doubtspec.model.game import Game
-from doubtspec.model.state import OutcomeReason
+from doubtspec.model.state import GameState, OutcomeReason
 from doubtspec.solver import bmc
 from doubtspec.solver.bmc import BoundResult, Caps
 from doubtspec.solver.encoding import Out, Tables
-from doubtspec.solver.witness import Witness, replay
+from doubtspec.solver.hunt import HuntResult, HuntSettings, hunt
+from doubtspec.solver.progress import progress_for
+from doubtspec.solver.terms import Model
+from doubtspec.solver.transition import Step
+from doubtspec.solver.witness import Witness, replay, replay_actions
 
 
 class QueryKind(Enum):
@@ -48,12 +63,42 @@ TARGETS: dict[QueryKind, tuple[tuple[Out, ...], tuple[OutcomeReason, ...]]] = {
     QueryKind.STARS: ((Out.STAR,), (OutcomeReason.STAR_VICTORY,)),
     QueryKind.PROFIT: ((Out.PROFIT,), (OutcomeReason.PROFIT_VICTORY,)),
     QueryKind.DEFEAT: ((Out.ECONOMIC, Out.MARGINAL), (OutcomeReason.ECONOMIC_DEFEAT, OutcomeReason.MARGINALIZATION)),
+    QueryKind.MOVEMENT_WIN: ((Out.GOAL,), (OutcomeReason.GOAL_VICTORY,)),
 }
 
 
 class Opponent(Enum):
+    """The other side's policy: free choices, or (for the Company's questions) a Movement that always passes."""
+
     ANY = "any"
     PASSIVE = "passive"
+
+
+def default_opponent(kind: QueryKind) -> Opponent:
+    """The opponent when none is given: a passing Movement for the Company's questions, free play for the Movement's."""
+    return Opponent.PASSIVE if kind in COMPANY_QUERIES else Opponent.ANY
+
+
+DEFAULT_TIMEOUT_S = 45.0
+HUNT_SHARE = 0.4
+"""The share of the budget the hunt may use before the unrolling takes over (it stops early on a find)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """One question: its kind, the Goal it names (for `goal`) and the bound."""
+
+    kind: QueryKind
+    by_turn: int
+    goal: int | None = None
+
+    @property
+    def question(self) -> str:
+        return QUESTIONS[self.kind].format(n=self.by_turn, goal=self.goal)
+
+    @property
+    def side_is_company(self) -> bool:
+        return self.kind in COMPANY_QUERIES
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +117,10 @@ class Assumptions:
         return [f"opponent: {self.opponent}", f"chance: {self.chance}", f"rulings: {rulings}",
                 f"bound: {self.bound}", f"caps: {self.caps}", f"scope: {self.scope}"]
 
+    def to_json(self) -> dict[str, Any]:
+        return {"opponent": self.opponent, "chance": self.chance, "rulings": self.rulings, "bound": self.bound,
+                "caps": self.caps, "scope": self.scope}
+
 
 @dataclass(slots=True)
 class Answer:
@@ -83,26 +132,39 @@ class Answer:
     status: str
     """'yes', 'no' or 'unknown'."""
     earliest: int | None
+    """The turn of the witness (a "yes"); the earliest turn when `earliest_exact`."""
     exact: bool | None
+    """Whether the unrolling's proofs hold for the game itself (the caps cut off no run); None if not shown."""
     assumptions: Assumptions
     checks: list[BoundResult] = field(default_factory=list)
     witness: Witness | None = None
+    witness_from: str | None = None
+    """'unrolling' or 'hunt': which method found the witness."""
+    proved_none_by: int = 0
+    """The last turn proved impossible (0: none): no run reaches the target by this turn."""
+    hunt: HuntResult | None = None
+    goal: int | None = None
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
 
+    @property
+    def earliest_exact(self) -> bool:
+        return self.earliest is not None and self.proved_none_by == self.earliest - 1
+
     def to_json(self) -> dict[str, Any]:
         return {
-            "query": self.kind.value, "question": self.question, "by_turn": self.by_turn, "answer": self.status,
-            "earliest_turn": self.earliest, "exact": self.exact,
-            "assumptions": {
-                "opponent": self.assumptions.opponent, "chance": self.assumptions.chance,
-                "rulings": self.assumptions.rulings, "bound": self.assumptions.bound,
-                "caps": self.assumptions.caps, "scope": self.assumptions.scope,
-            },
+            "query": self.kind.value, "question": self.question, "by_turn": self.by_turn, "goal": self.goal,
+            "answer": self.status, "earliest_turn": self.earliest, "earliest_exact": self.earliest_exact,
+            "proved_none_by_turn": self.proved_none_by, "exact": self.exact,
+            "assumptions": self.assumptions.to_json(),
             "checks": [{"turn": c.bound, "result": c.status, "seconds": round(c.seconds, 3)} for c in self.checks],
+            "witness_from": self.witness_from,
             "witness_actions": None if self.witness is None else len(self.witness.actions),
             "outcome": None if self.witness is None or self.witness.final.outcome is None else {
                 "reason": self.witness.final.outcome.reason.value, "round": self.witness.final.outcome.round},
+            "hunt": None if self.hunt is None else {
+                "found_turn": self.hunt.found, "states": self.hunt.states, "seconds": round(self.hunt.seconds, 3),
+                "turns_searched": self.hunt.rounds_searched},
             "seconds": round(self.seconds, 3), "notes": self.notes,
         }
 
@@ -114,56 +176,202 @@ BOUND = ("turn N = round N, the Movement's Nth turn followed by the Company's Nt
          "(ruling turn-numbering=round); 'by turn N' includes turn N")
 
 
-def assumptions(game: Game, opponent: Opponent, caps: Caps) -> Assumptions:
+def assumptions(game: Game, query: Query, opponent: Opponent, caps: Caps) -> Assumptions:
+    if opponent is Opponent.PASSIVE:
+        who = ("passive: the Movement passes every turn (so no Goal is achieved, nothing is banned, no "
+               "Restriction card is added, no Market card is bought)")
+        scope = "the Company's whole side and the Movement's Market and Lobbying, per the reference engine"
+    else:
+        who = "any: both sides choose freely (the other side may help)"
+        scope = "both sides' whole rules, per the reference engine"
     return Assumptions(
-        opponent=("passive: the Movement passes every turn (so no Goal is achieved, nothing is banned, no "
-                  "Restriction card is added, no Market card is bought)" if opponent is Opponent.PASSIVE
-                  else "any: both sides choose freely"),
-        chance=CHANCE,
-        rulings=dict(game.rulings.choices),
-        bound=BOUND,
-        caps=(f"at most {caps.plays} plays (an unlobby counts as one) and {caps.buys} buys per Company turn; "
-              "a 'no' says whether these caps were shown to cut off no run"),
-        scope="the Company's whole side and the Movement's Market and Lobbying, per the reference engine",
+        opponent=who, chance=CHANCE, rulings=dict(game.rulings.choices), bound=BOUND,
+        caps=(f"the unrolling has at most {caps.plays} plays (an unlobby counts as one) and {caps.buys} buys per "
+              "Company turn; a 'no' says whether these caps were shown to cut off no run; witnesses from the "
+              "hunt are not capped"),
+        scope=scope,
     )
 
 
-def check_supported(kind: QueryKind, opponent: Opponent) -> None:
-    """Refuse what the encoding does not model exactly (rather than answer approximately)."""
-    if kind not in COMPANY_QUERIES:
-        raise OptionError(f"`solve {kind.value}` needs the Movement's side in the encoding, which is not built yet; "
-                          "only stars, profit and defeat (with --opponent passive) are answered", field="query")
-    if opponent is not Opponent.PASSIVE:
-        raise OptionError("the encoding models the Movement only as passing; use --opponent passive "
-                          "(--opponent any is not built yet)", field="--opponent")
+def check_supported(query: Query, opponent: Opponent, game: Game | None = None) -> None:
+    """Refuse what the solver cannot ask (rather than answer a different question)."""
+    if query.by_turn < 1:
+        raise OptionError("--by-turn must be at least 1", field="--by-turn")
+    if not query.side_is_company and opponent is Opponent.PASSIVE:
+        raise OptionError("--opponent passive makes the Movement pass, so it cannot ask about the Movement's "
+                          "Goals; use --opponent any", field="--opponent")
+    if query.kind is QueryKind.GOAL:
+        if query.goal is None:
+            raise OptionError("`solve goal` needs a Goal number", field="G")
+        if game is not None and query.goal not in game.cards.goals:
+            known = ", ".join(str(int(g)) for g in sorted(game.cards.goals))
+            raise OptionError(f"the card file has no Goal G{query.goal} (it has {known})", field="G")
+
+
+# --- targets ------------------------------------------------------------------------------------
+
+StateTarget = Callable[[GameState], bool]
+
+
+def state_target(query: Query) -> StateTarget:
+    """The query's target on an engine state (the hunt's test and the witness's final check)."""
+    if query.kind is QueryKind.GOAL:
+        number = query.goal
+
+        def achieved(state: GameState) -> bool:
+            return number in state.achieved
+        return achieved
+    _, reasons = TARGETS[query.kind]
+
+    def ended(state: GameState) -> bool:
+        return state.outcome is not None and state.outcome.reason in reasons
+    return ended
+
+
+def unrolling_goal(query: Query) -> bmc.Goal:
+    """The query's target on the unrolling's state vector."""
+    if query.kind is QueryKind.GOAL:
+        assert query.goal is not None
+        return bmc.goal_achieved(query.goal)
+    outs, _ = TARGETS[query.kind]
+    return bmc.out_is(*outs)
+
+
+def target_turn(query: Query, state: GameState) -> int:
+    """The turn at which a witness's final state met the target."""
+    return state.outcome.round if state.outcome is not None else state.round
+
+
+# --- the two methods ----------------------------------------------------------------------------
+
+
+_Z3_LONGEST_S = 4_000_000.0
+"""Z3 takes its timeout in milliseconds as a 32-bit number: an unlimited budget is this long."""
+
+
+@dataclass(slots=True)
+class _Proof:
+    checks: list[BoundResult] = field(default_factory=list)
+    proved: int = 0
+    found: int | None = None
+    model: Model | None = None
+    steps: list[Step] = field(default_factory=list)
+    exact: bool | None = None
+
+
+def _prove(game: Game, query: Query, opponent: Opponent, upto: int, caps: Caps, deadline: float,
+           check_caps: bool) -> _Proof:
+    """Unroll turn by turn up to `upto`, checking the target at each, until the deadline."""
+    proof = _Proof()
+    if upto < 1:
+        return proof
+    unrolling = bmc.Unrolling(game, caps, None, movement_free=opponent is Opponent.ANY)
+    goal = unrolling_goal(query)
+    for turn in range(1, upto + 1):
+        end = unrolling.add_round()
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            proof.checks.append(BoundResult(turn, "unknown", 0.0))
+            return proof
+        unrolling.solver.set_timeout(min(left, _Z3_LONGEST_S))
+        started = time.perf_counter()
+        status = unrolling.check(goal(end), f"{turn}")
+        proof.checks.append(BoundResult(turn, status, time.perf_counter() - started))
+        if status == "sat":
+            proof.found = turn
+            proof.model = unrolling.solver.model()
+            proof.steps = list(unrolling.steps)
+            return proof
+        if status != "unsat":
+            return proof
+        proof.proved = turn
+    if check_caps:
+        left = deadline - time.perf_counter()
+        if left > 0:
+            unrolling.solver.set_timeout(min(left, _Z3_LONGEST_S))
+            proof.exact = {"unsat": True, "sat": False}.get(unrolling.caps_can_bind())
+    return proof
+
+
+def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
+                timeout_s: float | None = DEFAULT_TIMEOUT_S, caps: Caps = DEFAULT_CAPS, check_caps: bool = True,
+                hunt_settings: HuntSettings | None = None, use_hunt: bool = True, earliest: bool = True) -> Answer:
+    """Answer one query with the hunt and the unrolling; a "yes" comes with a witness replayed in the engine.
+
+    `earliest` False: stop at the hunt's witness instead of proving the turns before it impossible.
+    """
+    check_supported(query, opponent, game)
+    started = time.perf_counter()
+    budget = timeout_s if timeout_s is not None else float("inf")
+    deadline = started + budget
+    answer = Answer(query.kind, query.question, query.by_turn, "unknown", None, None,
+                    assumptions(game, query, opponent, caps), goal=query.goal)
+    target = state_target(query)
+    upto = query.by_turn
+    if use_hunt:
+        found = hunt(game, target, progress_for(query.kind, query.goal), query.by_turn,
+                     passive=opponent is Opponent.PASSIVE or query.side_is_company, settings=hunt_settings,
+                     deadline=started + budget * HUNT_SHARE)
+        answer.hunt = found
+        if found.actions is not None:
+            final = replay_actions(game, found.actions)
+            if not target(final):
+                raise AssertionError("a hunted witness did not meet its target on replay")
+            answer.witness = Witness(found.actions, final)
+            answer.witness_from = "hunt"
+            answer.earliest = target_turn(query, final)
+            answer.status = "yes"
+            upto = answer.earliest - 1 if earliest else 0
+    proof = _prove(game, query, opponent, upto, caps, deadline, check_caps and answer.status != "yes")
+    answer.checks = proof.checks
+    answer.proved_none_by = proof.proved
+    if proof.found is not None and proof.model is not None:
+        answer.witness = replay(Tables.of(game), proof.steps, proof.model)
+        answer.witness_from = "unrolling"
+        answer.earliest = proof.found
+        answer.status = "yes"
+        answer.exact = None
+    elif answer.status == "yes":
+        if not answer.earliest_exact:
+            answer.notes.append(f"earliest turn between {proof.proved + 1} and {answer.earliest}: turns up to "
+                                f"{proof.proved} are proved impossible, later ones were not decided in time")
+        if proof.proved > 0:
+            answer.exact = proof.exact
+    elif proof.proved == query.by_turn:
+        answer.status = "no"
+        answer.exact = proof.exact
+        if proof.exact is False:
+            answer.notes.append("a run within the bound can fill a turn's last play or buy slot and go on: "
+                                "the 'no' holds for runs within the caps; raise --plays/--buys for a proof")
+        elif proof.exact is None and check_caps:
+            answer.notes.append("the caps check did not finish: the 'no' holds for runs within the caps")
+    else:
+        last = proof.checks[-1].bound if proof.checks else 1
+        answer.notes.append(f"unknown within {budget:g} s: no witness found, and turn {last} was not decided")
+    answer.seconds = time.perf_counter() - started
+    return answer
 
 
 def solve(game: Game, kind: QueryKind, by_turn: int, opponent: Opponent = Opponent.PASSIVE,
-          timeout_s: float | None = None, caps: Caps = DEFAULT_CAPS, check_caps: bool = True) -> Answer:
-    """Answer one Company query with the incremental bounded solver; a "yes" comes with a replayed witness."""
-    if by_turn < 1:
-        raise OptionError("--by-turn must be at least 1", field="--by-turn")
-    check_supported(kind, opponent)
-    started = time.perf_counter()
-    outs, _ = TARGETS[kind]
-    run = bmc.search(game, bmc.out_is(*outs), by_turn, caps, timeout_s, check_caps=check_caps)
-    answer = Answer(kind, QUESTIONS[kind].format(n=by_turn), by_turn, "unknown", None, None,
-                    assumptions(game, opponent, caps), run.checks)
-    if run.found is not None and run.model is not None:
-        answer.witness = replay(Tables.of(game), run.steps, run.model)
-        answer.status = "yes"
-        answer.earliest = run.found
-        answer.exact = True
-    elif run.checks and run.checks[-1].status == "unknown":
-        last = run.checks[-1]
-        answer.notes.append(f"unknown within {timeout_s} s at turn {last.bound}")
-    elif len(run.checks) == by_turn:
-        answer.status = "no"
-        answer.exact = run.exact
-        if run.exact is False:
-            answer.notes.append("a run within the bound can fill a turn's last play or buy slot and go on: "
-                                "the 'no' holds for runs within the caps; raise --plays/--buys for a proof")
-        elif run.exact is None and check_caps:
-            answer.notes.append("the caps check did not finish: the 'no' holds for runs within the caps")
-    answer.seconds = time.perf_counter() - started
-    return answer
+          timeout_s: float | None = DEFAULT_TIMEOUT_S, caps: Caps = DEFAULT_CAPS, check_caps: bool = True,
+          goal: int | None = None, use_hunt: bool = True, earliest: bool = True) -> Answer:
+    """`solve_query` for one kind (a convenience for the tests and benchmarks)."""
+    return solve_query(game, Query(kind, by_turn, goal), opponent, timeout_s, caps, check_caps, use_hunt=use_hunt,
+                       earliest=earliest)
+
+
+def solve_goals(game: Game, by_turn: int, opponent: Opponent = Opponent.ANY,
+                timeout_s: float | None = DEFAULT_TIMEOUT_S, caps: Caps = DEFAULT_CAPS,
+                check_caps: bool = True, earliest: bool = True,
+                progress: Callable[[int], None] | None = None) -> list[Answer]:
+    """Every Goal of the card file: reachable by turn N or not, and the earliest turn (the budget is shared)."""
+    numbers = sorted(int(g) for g in game.cards.goals)
+    answers = []
+    share = None if timeout_s is None else timeout_s / len(numbers)
+    for number in numbers:
+        answers.append(solve_query(game, Query(QueryKind.GOAL, by_turn, number), opponent, share, caps, check_caps,
+                                   earliest=earliest))
+        if progress is not None:
+            progress(number)
+    return answers
+

@@ -1,0 +1,113 @@
+"""Degenerate outcomes: what the solver finds possible earlier than the designer's thresholds, beside
+what simulated play actually sees, so that "possible with perfect luck" and "common" are told apart.
+
+Each `Check` is a query of the catalogue with a threshold turn: the outcome is degenerate when the
+solver finds it possible before that turn. The same outcome is then counted in seeded
+simulations with uniform random and greedy players (`doubtspec.agents`), which play with real
+luck: the share of games in which it happened before the threshold, and the earliest seen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from doubtspec.agents.base import Matchup
+from doubtspec.agents.simulate import SimulationStats, simulate
+from doubtspec.model.game import Game
+from doubtspec.solver.bmc import Caps
+from doubtspec.solver.queries import (
+    COMPANY_QUERIES,
+    DEFAULT_CAPS,
+    TARGETS,
+    Answer,
+    Opponent,
+    Query,
+    QueryKind,
+    solve_query,
+)
+
+DEFAULT_THRESHOLDS: Mapping[QueryKind, int] = {
+    QueryKind.STARS: 8,
+    QueryKind.PROFIT: 10,
+    QueryKind.DEFEAT: 2,
+    QueryKind.MOVEMENT_WIN: 8,
+}
+"""Before which turn each outcome counts as degenerate, unless the designer says otherwise."""
+
+MATCHUPS: tuple[tuple[str, Matchup], ...] = (("random", Matchup("random", "random")),
+                                              ("greedy", Matchup("greedy", "greedy")))
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """What one simulation saw of an outcome: games in which it happened before the threshold, and the earliest."""
+
+    games: int
+    before: int
+    earliest: int | None
+
+    @property
+    def share(self) -> float:
+        return self.before / self.games if self.games else 0.0
+
+
+@dataclass(slots=True)
+class Finding:
+    """One catalogue entry: the threshold, the solver's answer before it, and what simulation saw."""
+
+    kind: QueryKind
+    threshold: int
+    answer: Answer | None
+    """None when the threshold leaves no earlier turn to ask about."""
+    seen: dict[str, Seen] = field(default_factory=dict)
+
+    @property
+    def degenerate(self) -> bool:
+        return self.answer is not None and self.answer.status == "yes"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.kind.value, "threshold": f"before turn {self.threshold}",
+            "solver": None if self.answer is None else self.answer.status,
+            "earliest_possible": None if self.answer is None else self.answer.earliest,
+            "earliest_exact": None if self.answer is None else self.answer.earliest_exact,
+            "degenerate": self.degenerate,
+            "simulation": {name: {"games": s.games, "share_before_threshold": round(s.share, 4),
+                                  "earliest_seen": s.earliest} for name, s in self.seen.items()},
+        }
+
+
+def observed(stats: SimulationStats, kind: QueryKind, threshold: int) -> Seen:
+    _, reasons = TARGETS[kind]
+    rounds = [r.rounds for r in stats.results if r.reason in reasons]
+    return Seen(len(stats.results), sum(1 for r in rounds if r < threshold), min(rounds, default=None))
+
+
+def run_catalogue(game: Game, by_turn: int, thresholds: Mapping[QueryKind, int], opponent: Opponent | None,
+                  timeout_s: float | None, caps: Caps = DEFAULT_CAPS, games: int = 200, seed: int = 0,
+                  tick: Callable[[str], None] | None = None) -> list[Finding]:
+    """Ask each query before its threshold (and by `by_turn` at most), then simulate for comparison.
+
+    `opponent` None: the Company's questions with a passing Movement, the Movement's with free
+    choices on both sides.
+    """
+    findings = []
+    for kind, threshold in thresholds.items():
+        bound = min(by_turn, threshold - 1)
+        answer = None
+        if bound >= 1:
+            mode = opponent or (Opponent.PASSIVE if kind in COMPANY_QUERIES else Opponent.ANY)
+            answer = solve_query(game, Query(kind, bound), mode, timeout_s, caps, check_caps=False)
+        findings.append(Finding(kind, threshold, answer))
+        if tick is not None:
+            tick(kind.value)
+    if games > 0:
+        for name, matchup in MATCHUPS:
+            stats = simulate(game, games, seed, matchup)
+            for finding in findings:
+                finding.seen[name] = observed(stats, finding.kind, finding.threshold)
+            if tick is not None:
+                tick(f"{name} simulation")
+    return findings
