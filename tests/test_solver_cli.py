@@ -70,3 +70,15 @@ def test_degenerate_runs_the_catalogue(capsys: pytest.CaptureFixture[str]) -> No
     assert rows["stars"]["simulation"]["greedy"]["games"] == 5
     # a threshold of turn 1 leaves no earlier turn to ask about
     assert rows["defeat"]["solver"] is None and rows["movement-win"]["solver"] is None
+
+
+def test_goals_table_flags_the_unreachable(capsys: pytest.CaptureFixture[str]) -> None:
+    movement = str(Path(__file__).parent / "data" / "tiny_movement.toml")
+    argv = ["solve", "goals", "--by-turn", "1", "--cards", movement, "--plays", "1", "--buys", "1"]
+    assert run([*argv, "--json"]) == ExitCode.OK
+    data = json.loads(capsys.readouterr().out)
+    assert data["unreachable"] == [7, 8, 9]
+    assert [a["answer"] for a in data["answers"]] == ["yes"] * 6 + ["no"] * 3
+    assert run(argv) == ExitCode.OK
+    text = " ".join(capsys.readouterr().out.split())
+    assert "Unreachable within 1 turns: G7 (within the caps), G8 (within the caps), G9 (within the caps)" in text

@@ -20,7 +20,7 @@ from doubtspec.model.game import Game
 from doubtspec.model.state import OutcomeReason
 from doubtspec.reports.trace import TRACE_FORMAT, load_trace
 from doubtspec.solver.bmc import Caps
-from doubtspec.solver.queries import Answer, Opponent, QueryKind, solve
+from doubtspec.solver.queries import Answer, Opponent, QueryKind, solve, solve_goals
 from doubtspec.solver.witness import replay_actions
 
 DATA = Path(__file__).parent / "data"
@@ -158,3 +158,42 @@ def test_a_no_is_exact_when_the_caps_cannot_bind() -> None:
     answer = solve(TINY, QueryKind.STARS, 1, caps=Caps(plays=10, buys=7), timeout_s=None)
     assert answer.status == "no"
     assert answer.exact is True
+
+
+# --- the Movement's questions, on a tiny card file whose Goals cost 1 (tests/data/tiny_movement.toml) ---
+
+MOVEMENT = Game(load_cards(DATA / "tiny_movement.toml"))
+MOVEMENT_CAPS = Caps(plays=1, buys=1)
+
+
+def test_goals_by_turn_one_flags_the_covered_goals_unreachable() -> None:
+    """G1-G6 can lie uncovered at Set-Up and cost 1; G7-G9 always start covered (known-true and known-false)."""
+    answers = solve_goals(MOVEMENT, 1, Opponent.ANY, timeout_s=None, caps=MOVEMENT_CAPS, check_caps=False)
+    by_goal = {a.goal: a for a in answers}
+    assert sorted(by_goal) == list(range(1, 10))
+    for number in range(1, 7):
+        assert by_goal[number].status == "yes" and by_goal[number].earliest == 1, number
+        witness = by_goal[number].witness
+        assert witness is not None and number in replay_actions(MOVEMENT, witness.actions).achieved
+    for number in (7, 8, 9):
+        assert by_goal[number].status == "no", number
+        assert [c.status for c in by_goal[number].checks] == ["unsat"]
+
+
+@pytest.mark.parametrize("use_hunt", [True, False], ids=["hunt", "unrolling"])
+def test_movement_win_flips_between_turn_one_and_two(use_hunt: bool) -> None:
+    no = solve(MOVEMENT, QueryKind.MOVEMENT_WIN, 1, Opponent.ANY, timeout_s=None, caps=MOVEMENT_CAPS,
+               check_caps=False, use_hunt=use_hunt)
+    assert no.status == "no"
+    yes = solve(MOVEMENT, QueryKind.MOVEMENT_WIN, 2, Opponent.ANY, timeout_s=None, caps=MOVEMENT_CAPS,
+                check_caps=False, use_hunt=use_hunt)
+    assert yes.status == "yes" and yes.earliest == 2 and yes.earliest_exact
+    assert yes.witness_from == ("hunt" if use_hunt else "unrolling")
+    assert yes.witness is not None
+    final = replay_actions(MOVEMENT, yes.witness.actions)
+    assert final.outcome is not None and final.outcome.reason is OutcomeReason.GOAL_VICTORY
+
+
+def test_company_question_with_a_free_movement() -> None:
+    answer = solve(TINY, QueryKind.STARS, 1, Opponent.ANY, timeout_s=None, caps=CAPS, check_caps=False)
+    assert answer.status == "no" and answer.assumptions.opponent.startswith("any")

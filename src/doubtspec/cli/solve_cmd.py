@@ -228,10 +228,16 @@ def goals(by_turn: ByTurn, opponent: OpponentOption = None,
     for answer in answers:
         assert answer.goal is not None
         card = game.goal(answer.goal)
-        status = {"yes": "[green]yes[/]", "no": "[red]UNREACHABLE[/]", "unknown": "[yellow]unknown[/]"}[answer.status]
+        status = {"yes": "[green]yes[/]", "no": "[red]no[/]", "unknown": "[yellow]unknown[/]"}[answer.status]
         table.add_row(f"G{answer.goal}", card.name, str(card.points), str(card.cost), status, _earliest_cell(answer),
                       str(answer.proved_none_by) if answer.proved_none_by else "-", f"{answer.seconds:.1f}")
     console.print(table)
+    unreachable = [f"G{a.goal}" + ("" if a.exact else " (within the caps)") for a in answers if a.status == "no"]
+    if unreachable:
+        console.print(f"[bold red]Unreachable within {by_turn} turns:[/] {', '.join(unreachable)}", highlight=False)
+    undecided = [f"G{a.goal}" for a in answers if a.status == "unknown"]
+    if undecided:
+        console.print(f"[yellow]Not decided in time:[/] {', '.join(undecided)}", highlight=False)
     if answers:
         _render_assumptions(answers[0])
     _finish(game, answers, False, None)
