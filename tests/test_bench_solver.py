@@ -20,7 +20,7 @@ from doubtspec.model.game import Game
 from doubtspec.model.state import OutcomeReason
 from doubtspec.solver import exhaustive
 from doubtspec.solver.bmc import Caps
-from doubtspec.solver.queries import Answer, QueryKind, solve, solve_goals
+from doubtspec.solver.queries import Answer, Opponent, QueryKind, solve, solve_goals
 
 DATA = Path(__file__).parent / "data"
 TINY = Game(load_cards(DATA / "tiny3.toml"))
@@ -89,3 +89,40 @@ def test_bench_goals_shipped(benchmark: Any, bound: int) -> None:
                                  kwargs={"timeout_s": 9 * 20.0, "check_caps": False}, rounds=1, iterations=1)
     _record(benchmark, goals={a.goal: (a.status, a.earliest, a.proved_none_by) for a in answers})
     assert all(a.status in ("yes", "no", "unknown") for a in answers)
+
+
+MOVEMENT = Game(load_cards(DATA / "tiny_movement.toml"))
+MOVEMENT_CAPS = Caps(plays=1, buys=1)
+
+
+@pytest.mark.benchmark
+@pytest.mark.parametrize("bound", [1, 2])
+def test_bench_goal_seven_tiny(benchmark: Any, bound: int) -> None:
+    """The unrolling alone (no hunt) on G7, which flips from impossible at turn 1 to possible at turn 2."""
+    answer = benchmark.pedantic(solve, args=(MOVEMENT, QueryKind.GOAL, bound, Opponent.ANY),
+                                kwargs={"goal": 7, "caps": MOVEMENT_CAPS, "check_caps": False, "use_hunt": False,
+                                        "timeout_s": None}, rounds=1, iterations=1)
+    _record_answer(benchmark, answer)
+    assert answer.status == ("yes" if bound >= 2 else "no")
+
+
+@pytest.mark.benchmark
+@pytest.mark.parametrize("bound", [1, pytest.param(2, marks=pytest.mark.slow)])
+def test_bench_exhaustive_goal_seven_tiny(benchmark: Any, bound: int) -> None:
+    result = benchmark.pedantic(exhaustive.search_state, args=(MOVEMENT, lambda s: 7 in s.achieved, bound,
+                                                               MOVEMENT_CAPS),
+                                kwargs={"passive": False, "distinct_goals": (7,)}, rounds=1, iterations=1)
+    _record(benchmark, found=result.found, states=result.states)
+    assert result.complete
+    assert result.found == (2 if bound >= 2 else None)
+
+
+@pytest.mark.benchmark
+@pytest.mark.parametrize("bound", [1, 2])
+def test_bench_goals_tiny(benchmark: Any, bound: int) -> None:
+    """The whole `goals` question on the tiny file (hunt and unrolling)."""
+    answers = benchmark.pedantic(solve_goals, args=(MOVEMENT, bound, Opponent.ANY),
+                                 kwargs={"timeout_s": None, "caps": MOVEMENT_CAPS, "check_caps": False},
+                                 rounds=1, iterations=1)
+    _record(benchmark, goals={a.goal: (a.status, a.earliest) for a in answers})
+    assert [a.status for a in answers] == (["yes"] * 9 if bound >= 2 else ["yes"] * 6 + ["no"] * 3)

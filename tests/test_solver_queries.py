@@ -197,3 +197,16 @@ def test_movement_win_flips_between_turn_one_and_two(use_hunt: bool) -> None:
 def test_company_question_with_a_free_movement() -> None:
     answer = solve(TINY, QueryKind.STARS, 1, Opponent.ANY, timeout_s=None, caps=CAPS, check_caps=False)
     assert answer.status == "no" and answer.assumptions.opponent.startswith("any")
+
+
+def test_a_ruling_the_unrolling_cannot_model_still_gets_witnesses() -> None:
+    """Every card file and ruling runs through `solve`: without the unrolling, the hunt still answers "yes",
+    and what only a proof could answer is "unknown" with the reason, never a guess."""
+    from doubtspec.model.rulings import Rulings
+
+    game = Game(MOVEMENT.cards, Rulings.parse(["messaging-zones=any-zones"]))
+    yes = solve(game, QueryKind.GOAL, 1, Opponent.ANY, goal=1, timeout_s=None, caps=MOVEMENT_CAPS)
+    assert yes.status == "yes" and yes.witness is not None
+    unknown = solve(game, QueryKind.GOAL, 1, Opponent.ANY, goal=7, timeout_s=5, caps=MOVEMENT_CAPS)
+    assert unknown.status == "unknown" and unknown.checks == []
+    assert any("messaging-zones" in note for note in unknown.notes)

@@ -33,7 +33,7 @@ from doubtspec.solver.encoding import Out, Tables
 from doubtspec.solver.hunt import HuntResult, HuntSettings, hunt
 from doubtspec.solver.progress import progress_for
 from doubtspec.solver.terms import Model
-from doubtspec.solver.transition import Step
+from doubtspec.solver.transition import Step, UnsupportedCards
 from doubtspec.solver.witness import Witness, replay, replay_actions
 
 
@@ -257,6 +257,8 @@ class _Proof:
     model: Model | None = None
     steps: list[Step] = field(default_factory=list)
     exact: bool | None = None
+    unsupported: str | None = None
+    """Why the unrolling could not model the card file or rulings (no proof is then possible)."""
 
 
 def _prove(game: Game, query: Query, opponent: Opponent, upto: int, caps: Caps, deadline: float,
@@ -265,7 +267,11 @@ def _prove(game: Game, query: Query, opponent: Opponent, upto: int, caps: Caps, 
     proof = _Proof()
     if upto < 1:
         return proof
-    unrolling = bmc.Unrolling(game, caps, None, movement_free=opponent is Opponent.ANY)
+    try:
+        unrolling = bmc.Unrolling(game, caps, None, movement_free=opponent is Opponent.ANY)
+    except UnsupportedCards as exc:
+        proof.unsupported = str(exc)
+        return proof
     goal = unrolling_goal(query)
     for turn in range(1, upto + 1):
         end = unrolling.add_round()
@@ -325,6 +331,9 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
     proof = _prove(game, query, opponent, upto, caps, deadline, check_caps and answer.status != "yes")
     answer.checks = proof.checks
     answer.proved_none_by = proof.proved
+    if proof.unsupported is not None:
+        answer.notes.append(f"no proof is possible: the unrolling cannot model this card file or ruling "
+                            f"({proof.unsupported}); only the hunt's witnesses answer")
     if proof.found is not None and proof.model is not None:
         answer.witness = replay(Tables.of(game), proof.steps, proof.model)
         answer.witness_from = "unrolling"
@@ -345,7 +354,7 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
                                 "the 'no' holds for runs within the caps; raise --plays/--buys for a proof")
         elif proof.exact is None and check_caps:
             answer.notes.append("the caps check did not finish: the 'no' holds for runs within the caps")
-    else:
+    elif proof.unsupported is None:
         last = proof.checks[-1].bound if proof.checks else 1
         answer.notes.append(f"unknown within {budget:g} s: no witness found, and turn {last} was not decided")
     answer.seconds = time.perf_counter() - started
