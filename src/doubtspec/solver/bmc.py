@@ -167,19 +167,38 @@ def _beq(a: BoolTerm, b: BoolTerm) -> BoolTerm:
     return and_(implies(a, b), implies(b, a))
 
 
+Z3_LONGEST_S = 4_000_000.0
+"""Z3 takes its timeout in milliseconds as a 32-bit number: an unlimited check is this long."""
+
+
 def search(game: Game, goal: Goal, max_rounds: int, caps: Caps | None = None, timeout_s: float | None = None,
-           first_round: int = 1, check_caps: bool = True, movement_free: bool = False) -> Run:
+           first_round: int = 1, check_caps: bool = True, movement_free: bool = False,
+           deadline: float | None = None) -> Run:
     """The incremental loop: add a round, check the goal at its end; the first "sat" is the earliest round.
 
     Goals are monotone in the bound (an outcome freezes the game), so "sat" at round N means the
     goal can hold by turn N and "unsat" at every round up to N means it cannot within N.
+    `timeout_s` limits each check; `deadline` (a `time.perf_counter()` value) the whole loop: each
+    check gets what is left, and a round reached after it is recorded as "unknown".
     """
     run = Run()
     unrolling = Unrolling(game, caps, timeout_s, movement_free=movement_free)
+
+    def time_left() -> bool:
+        if deadline is None:
+            return True
+        left = deadline - time.perf_counter()
+        if left > 0:
+            unrolling.solver.set_timeout(min(left, timeout_s or Z3_LONGEST_S))
+        return left > 0
+
     for r in range(1, max_rounds + 1):
         end = unrolling.add_round()
         if r < first_round:
             continue
+        if not time_left():
+            run.checks.append(BoundResult(r, "unknown", 0.0))
+            return run
         started = time.perf_counter()
         status = unrolling.check(goal(end), f"{r}")
         run.checks.append(BoundResult(r, status, time.perf_counter() - started))
@@ -190,7 +209,7 @@ def search(game: Game, goal: Goal, max_rounds: int, caps: Caps | None = None, ti
             return run
         if status == "unknown":
             return run
-    if check_caps:
+    if check_caps and time_left():
         run.cap_status = unrolling.caps_can_bind()
         run.exact = {"unsat": True, "sat": False}.get(run.cap_status)
     run.steps = list(unrolling.steps)

@@ -117,28 +117,69 @@ def _choices(state: GameState, caps: Caps | None, passive: bool) -> tuple[Action
     return actions
 
 
+Key = tuple[object, ...]
+
+
+class _Frontier:
+    """The search's bookkeeping: states queued in round order, and each key's parent, to rebuild paths."""
+
+    def __init__(self, keys: _Keys, root: GameState) -> None:
+        self.keys = keys
+        self.parent: dict[Key, tuple[Key | None, Action | None]] = {keys.key(root): (None, None)}
+        self.queue: list[tuple[int, int, GameState]] = [(root.round, 0, root)]
+        self.counter = 1
+
+    @property
+    def seen(self) -> int:
+        return len(self.parent)
+
+    def pop(self) -> tuple[int, GameState, Key]:
+        rnd, _, state = heapq.heappop(self.queue)
+        return rnd, state, self.keys.key(state)
+
+    def expand(self, state: GameState, key: Key, caps: Caps | None, passive: bool) -> None:
+        """Queue every successor not seen before (up to interchangeable cards and Goals)."""
+        for action in _choices(state, caps, passive):
+            nxt = apply(state, action)
+            nkey = self.keys.key(nxt)
+            if nkey in self.parent:
+                continue
+            self.parent[nkey] = (key, action)
+            self.counter += 1
+            heapq.heappush(self.queue, (nxt.round, self.counter, nxt))
+
+    def path(self, key: Key) -> tuple[Action, ...]:
+        """The actions from Set-Up to the state with this key."""
+        steps: list[Action] = []
+        cursor: Key | None = key
+        while cursor is not None:
+            prev, step = self.parent[cursor]
+            if step is not None:
+                steps.append(step)
+            cursor = prev
+        return tuple(reversed(steps))
+
+
+def _stop(frontier: _Frontier, started: float, max_states: int | None, timeout_s: float | None) -> bool:
+    """Whether the search must stop incomplete (its state or time limit)."""
+    return (max_states is not None and frontier.seen > max_states) or (
+        timeout_s is not None and time.perf_counter() - started > timeout_s)
+
+
 def search(game: Game, target: Target, max_rounds: int, caps: Caps | None = None, passive: bool = True,
            max_states: int | None = None, timeout_s: float | None = None) -> ExhaustiveResult:
     """The earliest round (up to `max_rounds`) in which a game can end with an outcome `target` accepts."""
     started = time.perf_counter()
-    keys = _Keys(game)
-    root = new_game(game)
-    parent: dict[tuple[object, ...], tuple[tuple[object, ...] | None, Action | None]] = {keys.key(root): (None, None)}
-    queue: list[tuple[int, int, GameState]] = [(root.round, 0, root)]
-    counter = 1
-    best: tuple[int, tuple[object, ...]] | None = None
+    frontier = _Frontier(_Keys(game), new_game(game))
+    best: tuple[int, Key] | None = None
     complete = True
-    while queue:
-        rnd, _, state = heapq.heappop(queue)
+    while frontier.queue:
+        rnd, state, key = frontier.pop()
         if best is not None and rnd > best[0]:
             break
-        if max_states is not None and len(parent) > max_states:
+        if _stop(frontier, started, max_states, timeout_s):
             complete = False
             break
-        if timeout_s is not None and time.perf_counter() - started > timeout_s:
-            complete = False
-            break
-        key = keys.key(state)
         outcome = state.outcome
         if outcome is not None:
             if target(outcome) and outcome.round <= max_rounds and (best is None or outcome.round < best[0]):
@@ -146,26 +187,11 @@ def search(game: Game, target: Target, max_rounds: int, caps: Caps | None = None
             continue
         if state.round > max_rounds:
             continue
-        for action in _choices(state, caps, passive):
-            nxt = apply(state, action)
-            nkey = keys.key(nxt)
-            if nkey in parent:
-                continue
-            parent[nkey] = (key, action)
-            counter += 1
-            heapq.heappush(queue, (nxt.round, counter, nxt))
+        frontier.expand(state, key, caps, passive)
     seconds = time.perf_counter() - started
     if best is None:
-        return ExhaustiveResult(None, None, len(parent), complete, seconds)
-    path: list[Action] = []
-    cursor: tuple[object, ...] | None = best[1]
-    while cursor is not None:
-        prev, step = parent[cursor]
-        if step is not None:
-            path.append(step)
-        cursor = prev
-    path.reverse()
-    return ExhaustiveResult(best[0], tuple(path), len(parent), complete, seconds)
+        return ExhaustiveResult(None, None, frontier.seen, complete, seconds)
+    return ExhaustiveResult(best[0], frontier.path(best[1]), frontier.seen, complete, seconds)
 
 
 def earliest_outcomes(game: Game, max_rounds: int, caps: Caps | None = None, passive: bool = True,
@@ -177,20 +203,14 @@ def earliest_outcomes(game: Game, max_rounds: int, caps: Caps | None = None, pas
     then unreachable within the bound).
     """
     started = time.perf_counter()
-    keys = _Keys(game)
-    root = new_game(game)
-    parent: dict[tuple[object, ...], tuple[tuple[object, ...] | None, Action | None]] = {keys.key(root): (None, None)}
-    queue: list[tuple[int, int, GameState]] = [(root.round, 0, root)]
-    counter = 1
-    best: dict[str, tuple[int, tuple[object, ...]]] = {}
+    frontier = _Frontier(_Keys(game), new_game(game))
+    best: dict[str, tuple[int, Key]] = {}
     complete = True
-    while queue:
-        _, _, state = heapq.heappop(queue)
-        if (max_states is not None and len(parent) > max_states) or (
-                timeout_s is not None and time.perf_counter() - started > timeout_s):
+    while frontier.queue:
+        _, state, key = frontier.pop()
+        if _stop(frontier, started, max_states, timeout_s):
             complete = False
             break
-        key = keys.key(state)
         outcome = state.outcome
         if outcome is not None:
             reason = outcome.reason.value
@@ -199,26 +219,10 @@ def earliest_outcomes(game: Game, max_rounds: int, caps: Caps | None = None, pas
             continue
         if state.round > max_rounds:
             continue
-        for action in _choices(state, caps, passive):
-            nxt = apply(state, action)
-            nkey = keys.key(nxt)
-            if nkey in parent:
-                continue
-            parent[nkey] = (key, action)
-            counter += 1
-            heapq.heappush(queue, (nxt.round, counter, nxt))
+        frontier.expand(state, key, caps, passive)
     seconds = time.perf_counter() - started
-    results: dict[str, ExhaustiveResult] = {}
-    for reason, (rnd, end) in best.items():
-        path: list[Action] = []
-        cursor: tuple[object, ...] | None = end
-        while cursor is not None:
-            prev, step = parent[cursor]
-            if step is not None:
-                path.append(step)
-            cursor = prev
-        path.reverse()
-        results[reason] = ExhaustiveResult(rnd, tuple(path), len(parent), complete, seconds)
+    results = {reason: ExhaustiveResult(rnd, frontier.path(end), frontier.seen, complete, seconds)
+               for reason, (rnd, end) in best.items()}
     return results, complete
 
 
@@ -236,40 +240,19 @@ def search_state(game: Game, target: StateTarget, max_rounds: int, caps: Caps | 
     `target` may name Goals only through `distinct_goals` (the others are interchangeable in the keys).
     """
     started = time.perf_counter()
-    keys = _Keys(game, distinct_goals)
-    root = new_game(game)
-    parent: dict[tuple[object, ...], tuple[tuple[object, ...] | None, Action | None]] = {keys.key(root): (None, None)}
-    queue: list[tuple[int, int, GameState]] = [(root.round, 0, root)]
-    counter = 1
+    frontier = _Frontier(_Keys(game, distinct_goals), new_game(game))
     complete = True
-    while queue:
-        rnd, _, state = heapq.heappop(queue)
+    while frontier.queue:
+        rnd, state, key = frontier.pop()
         if rnd > max_rounds:
             break
-        if (max_states is not None and len(parent) > max_states) or (
-                timeout_s is not None and time.perf_counter() - started > timeout_s):
+        if _stop(frontier, started, max_states, timeout_s):
             complete = False
             break
-        key = keys.key(state)
         if target(state):
             # States leave the queue in round order, so the first accepted one is in the earliest round.
-            path: list[Action] = []
-            cursor: tuple[object, ...] | None = key
-            while cursor is not None:
-                prev, step = parent[cursor]
-                if step is not None:
-                    path.append(step)
-                cursor = prev
-            path.reverse()
-            return ExhaustiveResult(rnd, tuple(path), len(parent), True, time.perf_counter() - started)
+            return ExhaustiveResult(rnd, frontier.path(key), frontier.seen, True, time.perf_counter() - started)
         if state.outcome is not None:
             continue
-        for action in _choices(state, caps, passive):
-            nxt = apply(state, action)
-            nkey = keys.key(nxt)
-            if nkey in parent:
-                continue
-            parent[nkey] = (key, action)
-            counter += 1
-            heapq.heappush(queue, (nxt.round, counter, nxt))
-    return ExhaustiveResult(None, None, len(parent), complete, time.perf_counter() - started)
+        frontier.expand(state, key, caps, passive)
+    return ExhaustiveResult(None, None, frontier.seen, complete, time.perf_counter() - started)

@@ -32,8 +32,7 @@ from doubtspec.solver.bmc import BoundResult, Caps
 from doubtspec.solver.encoding import Out, Tables
 from doubtspec.solver.hunt import HuntResult, HuntSettings, hunt
 from doubtspec.solver.progress import progress_for
-from doubtspec.solver.terms import Model
-from doubtspec.solver.transition import Step, UnsupportedCards
+from doubtspec.solver.transition import UnsupportedCards
 from doubtspec.solver.witness import Witness, replay, replay_actions
 
 
@@ -245,18 +244,12 @@ def target_turn(query: Query, state: GameState) -> int:
 # --- the two methods ----------------------------------------------------------------------------
 
 
-_Z3_LONGEST_S = 4_000_000.0
-"""Z3 takes its timeout in milliseconds as a 32-bit number: an unlimited budget is this long."""
-
-
 @dataclass(slots=True)
 class _Proof:
-    checks: list[BoundResult] = field(default_factory=list)
+    """What the unrolling settled: its checks, the last turn proved impossible, a model if it found one."""
+
+    run: bmc.Run = field(default_factory=bmc.Run)
     proved: int = 0
-    found: int | None = None
-    model: Model | None = None
-    steps: list[Step] = field(default_factory=list)
-    exact: bool | None = None
     unsupported: str | None = None
     """Why the unrolling could not model the card file or rulings (no proof is then possible)."""
 
@@ -268,34 +261,15 @@ def _prove(game: Game, query: Query, opponent: Opponent, upto: int, caps: Caps, 
     if upto < 1:
         return proof
     try:
-        unrolling = bmc.Unrolling(game, caps, None, movement_free=opponent is Opponent.ANY)
+        proof.run = bmc.search(game, unrolling_goal(query), upto, caps, check_caps=check_caps,
+                               movement_free=opponent is Opponent.ANY, deadline=deadline)
     except UnsupportedCards as exc:
         proof.unsupported = str(exc)
         return proof
-    goal = unrolling_goal(query)
-    for turn in range(1, upto + 1):
-        end = unrolling.add_round()
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            proof.checks.append(BoundResult(turn, "unknown", 0.0))
-            return proof
-        unrolling.solver.set_timeout(min(left, _Z3_LONGEST_S))
-        started = time.perf_counter()
-        status = unrolling.check(goal(end), f"{turn}")
-        proof.checks.append(BoundResult(turn, status, time.perf_counter() - started))
-        if status == "sat":
-            proof.found = turn
-            proof.model = unrolling.solver.model()
-            proof.steps = list(unrolling.steps)
-            return proof
-        if status != "unsat":
-            return proof
-        proof.proved = turn
-    if check_caps:
-        left = deadline - time.perf_counter()
-        if left > 0:
-            unrolling.solver.set_timeout(min(left, _Z3_LONGEST_S))
-            proof.exact = {"unsat": True, "sat": False}.get(unrolling.caps_can_bind())
+    for check in proof.run.checks:
+        if check.status != "unsat":
+            break
+        proof.proved = check.bound
     return proof
 
 
@@ -329,15 +303,16 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
             answer.status = "yes"
             upto = answer.earliest - 1 if earliest else 0
     proof = _prove(game, query, opponent, upto, caps, deadline, check_caps and answer.status != "yes")
-    answer.checks = proof.checks
+    run = proof.run
+    answer.checks = run.checks
     answer.proved_none_by = proof.proved
     if proof.unsupported is not None:
         answer.notes.append(f"no proof is possible: the unrolling cannot model this card file or ruling "
                             f"({proof.unsupported}); only the hunt's witnesses answer")
-    if proof.found is not None and proof.model is not None:
-        answer.witness = replay(Tables.of(game), proof.steps, proof.model)
+    if run.found is not None and run.model is not None:
+        answer.witness = replay(Tables.of(game), run.steps, run.model)
         answer.witness_from = "unrolling"
-        answer.earliest = proof.found
+        answer.earliest = run.found
         answer.status = "yes"
         answer.exact = None
     elif answer.status == "yes":
@@ -345,17 +320,17 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
             answer.notes.append(f"earliest turn between {proof.proved + 1} and {answer.earliest}: turns up to "
                                 f"{proof.proved} are proved impossible, later ones were not decided in time")
         if proof.proved > 0:
-            answer.exact = proof.exact
+            answer.exact = run.exact
     elif proof.proved == query.by_turn:
         answer.status = "no"
-        answer.exact = proof.exact
-        if proof.exact is False:
+        answer.exact = run.exact
+        if run.exact is False:
             answer.notes.append("a run within the bound can fill a turn's last play or buy slot and go on: "
                                 "the 'no' holds for runs within the caps; raise --plays/--buys for a proof")
-        elif proof.exact is None and check_caps:
+        elif run.exact is None and check_caps:
             answer.notes.append("the caps check did not finish: the 'no' holds for runs within the caps")
     elif proof.unsupported is None:
-        last = proof.checks[-1].bound if proof.checks else 1
+        last = run.checks[-1].bound if run.checks else 1
         answer.notes.append(f"unknown within {budget:g} s: no witness found, and turn {last} was not decided")
     answer.seconds = time.perf_counter() - started
     return answer
