@@ -527,13 +527,7 @@ class Encoder:
 
     def movement_pass(self, s: SymState, rnd: int) -> Step:
         """The Movement passes (--opponent passive); the Company's turn starts (Economic Defeat check)."""
-        after = s.copy()
-        live = eq(s.i["out"], int(Out.NONE))
-        for name in ("plays", "buys", "disc"):
-            after.i[name] = ite(live, 0, s.i[name])
-        after.b["unl"] = and_(not_(live), s.b["unl"])
-        after.i["out"] = ite(and_(live, not_(self.can_play_any(after))), int(Out.ECONOMIC), s.i["out"])
-        step = Step("movement", rnd, f"r{rnd}.m", s, after)
+        step = Step("movement", rnd, f"r{rnd}.m", s, self.start_company_turn(s))
         step.groups.append(ClauseGroup(Section.COMPANY_ON_YOUR_GO, "economic defeat at the start of the turn", TRUE))
         return step
 
