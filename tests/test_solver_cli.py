@@ -50,6 +50,7 @@ def test_unknown_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
     ["solve", "goals", "--by-turn", "2", "--opponent", "passive"],
     ["solve", "movement-win", "--by-turn", "2", "--opponent", "passive"],
     ["solve", "stars", "--by-turn", "1", "--timeout", "0"],
+    ["solve", "stars", "--by-turn", "1", "--witness-out", "/no/such/folder/w.json"],
     ["solve", "stars", "--by-turn", "1", "--ruling", "no-such-ruling=x"],
     ["solve", "stars", "--by-turn", "1", "--cards", "/no/such/file.toml"],
 ])

@@ -56,8 +56,16 @@ PlaysOption = Annotated[int, typer.Option("--plays", min=1, help="Play slots per
 BuysOption = Annotated[int, typer.Option("--buys", min=1, help="Buy slots per Company turn in the unrolling.")]
 
 
-def _game(cards: Path | None, rulings: list[str] | None) -> Game:
-    return load_game(cards, rulings)
+def _game(cards: Path | None, rulings: list[str] | None, witness_out: Path | None = None) -> Game:
+    """The game to ask about; a bad card file, ruling or witness path is reported before any solving."""
+    game = load_game(cards, rulings)
+    if witness_out is not None:
+        parent = witness_out.resolve().parent
+        if not parent.is_dir():
+            raise OptionError(f"{witness_out}: the folder {parent} does not exist", field="--witness-out")
+        if witness_out.is_dir():
+            raise OptionError(f"{witness_out} is a folder, not a file", field="--witness-out")
+    return game
 
 
 @contextmanager
@@ -143,7 +151,7 @@ def _finish(game: Game, answers: list[Answer], as_json: bool, witness_out: Path 
 
 def _one(query: Query, opponent: Opponent | None, timeout: float, cards: Path | None, ruling: list[str] | None,
          as_json: bool, witness_out: Path | None, plays: int, buys: int, earliest: bool) -> None:
-    game = _game(cards, ruling)
+    game = _game(cards, ruling, witness_out)
     mode = opponent or default_opponent(query.kind)
     with _spinner(f"solving: {query.question}"):
         answer = _guarded(lambda: solve_query(game, query, mode, timeout, Caps(plays, buys), earliest=earliest))
@@ -262,7 +270,7 @@ def degenerate(
     plays: PlaysOption = DEFAULT_PLAYS, buys: BuysOption = DEFAULT_BUYS,
 ) -> None:
     """Run the query catalogue against the designer's thresholds, beside what random and greedy play see."""
-    game = _game(cards, ruling)
+    game = _game(cards, ruling, witness_out)
     thresholds = {QueryKind.STARS: stars_before, QueryKind.PROFIT: profit_before, QueryKind.DEFEAT: defeat_before,
                   QueryKind.MOVEMENT_WIN: movement_win_before}
     with _spinner("running the catalogue") as _:

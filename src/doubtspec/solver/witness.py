@@ -62,6 +62,7 @@ from doubtspec.model.steps import (
     Organize,
     ResolveEffect,
 )
+from doubtspec.reports.atomic import atomic_write_text
 from doubtspec.reports.trace import TraceFile
 from doubtspec.solver.encoding import GOAL_PLACES, GOAL_TARGET_BASE, Loc, Tables, comparable, decode, diff, project
 from doubtspec.solver.movement import SKIP, Act
@@ -96,7 +97,8 @@ class Witness:
         return data
 
     def write(self, path: Path, game: Game, extra: dict[str, Any] | None = None) -> None:
-        path.write_text(json.dumps(self.to_json(game, extra), indent=2) + "\n", encoding="utf-8")
+        """Write the witness trace atomically (a reader never sees half a file; an old file stays until then)."""
+        atomic_write_text(path, json.dumps(self.to_json(game, extra), indent=2) + "\n")
 
 
 def token_action(token: Token, model: Model) -> Action:
