@@ -35,7 +35,7 @@ def _record(benchmark: Any, **info: object) -> None:
 @pytest.mark.benchmark
 @pytest.mark.parametrize("bound", [1, 2])
 def test_bench_stars_tiny(benchmark: Any, bound: int) -> None:
-    answer = benchmark.pedantic(solve, args=(TINY, QueryKind.STARS, bound),
+    answer = benchmark.pedantic(solve, args=(TINY, QueryKind.STARS, bound, Opponent.PASSIVE),
                                 kwargs={"caps": TINY_CAPS, "check_caps": False, "use_hunt": False},
                                 rounds=1, iterations=1)
     _record(benchmark, answer=answer.status, earliest=answer.earliest)
@@ -64,7 +64,7 @@ def _record_answer(benchmark: Any, answer: Answer) -> None:
 @pytest.mark.parametrize("earliest", [False, True], ids=["question", "earliest"])
 @pytest.mark.parametrize("bound", [4, 8, 12])
 def test_bench_stars_shipped(benchmark: Any, bound: int, earliest: bool) -> None:
-    answer = benchmark.pedantic(solve, args=(SHIPPED, QueryKind.STARS, bound),
+    answer = benchmark.pedantic(solve, args=(SHIPPED, QueryKind.STARS, bound, Opponent.PASSIVE),
                                 kwargs={"timeout_s": 60.0, "check_caps": False, "earliest": earliest},
                                 rounds=1, iterations=1)
     _record_answer(benchmark, answer)

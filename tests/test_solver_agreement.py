@@ -22,7 +22,7 @@ from doubtspec.model.state import GameState, OutcomeReason
 from doubtspec.solver import bmc, exhaustive
 from doubtspec.solver.bmc import Caps
 from doubtspec.solver.encoding import Out, SymState, Tables
-from doubtspec.solver.queries import TARGETS, QueryKind, solve
+from doubtspec.solver.queries import TARGETS, Opponent, QueryKind, solve
 from doubtspec.solver.witness import replay
 
 DATA = Path(__file__).parent / "data"
@@ -38,7 +38,7 @@ def _agree(game: Game, bound: int) -> None:
         _, reasons = TARGETS[kind]
         rounds = [results[r.value].found for r in reasons if r.value in results]
         expected = min((r for r in rounds if r is not None), default=None)
-        answer = solve(game, kind, bound, caps=CAPS, check_caps=False, use_hunt=False)
+        answer = solve(game, kind, bound, Opponent.PASSIVE, caps=CAPS, check_caps=False, use_hunt=False)
         assert answer.earliest == expected, f"{kind.value} by turn {bound}: solver {answer.earliest}, " \
                                             f"exhaustive {expected}"
         for reason in reasons:

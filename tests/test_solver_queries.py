@@ -31,7 +31,7 @@ CAPS = Caps(plays=3, buys=2)
 @functools.cache
 def tiny_answer(kind: QueryKind, bound: int) -> Answer:
     """One unrolling-only solve per question for the whole module (the answers do not change between tests)."""
-    return solve(TINY, kind, bound, caps=CAPS, check_caps=False, use_hunt=False)
+    return solve(TINY, kind, bound, Opponent.PASSIVE, caps=CAPS, check_caps=False, use_hunt=False)
 
 
 @pytest.mark.parametrize(("kind", "reason"), [(QueryKind.STARS, OutcomeReason.STAR_VICTORY),
@@ -47,7 +47,7 @@ def test_company_victories_flip_between_turn_one_and_two(kind: QueryKind, reason
 
 
 def test_known_false_stars_by_turn_one() -> None:
-    answer = solve(TINY, QueryKind.STARS, 1, caps=CAPS, timeout_s=None)
+    answer = solve(TINY, QueryKind.STARS, 1, Opponent.PASSIVE, caps=CAPS, timeout_s=None)
     assert answer.status == "no"
     assert answer.witness is None
     assert answer.exact is not None
@@ -64,7 +64,7 @@ def test_known_true_defeat_on_the_shipped_set() -> None:
 
 
 def test_known_false_defeat_by_turn_one() -> None:
-    answer = solve(TINY, QueryKind.DEFEAT, 1, caps=CAPS, check_caps=False)
+    answer = solve(TINY, QueryKind.DEFEAT, 1, Opponent.PASSIVE, caps=CAPS, check_caps=False)
     assert answer.status == "no"
 
 
@@ -110,7 +110,7 @@ def test_an_unknown_goal_is_bad_usage() -> None:
 
 
 def test_the_hunt_finds_the_witness_and_the_unrolling_proves_it_earliest() -> None:
-    answer = solve(TINY, QueryKind.STARS, 2, caps=CAPS, check_caps=False)
+    answer = solve(TINY, QueryKind.STARS, 2, Opponent.PASSIVE, caps=CAPS, check_caps=False)
     assert answer.status == "yes" and answer.witness_from == "hunt"
     assert answer.earliest == 2 and answer.proved_none_by == 1 and answer.earliest_exact
     assert [c.status for c in answer.checks] == ["unsat"]  # only the turns before the witness are proved
@@ -146,7 +146,7 @@ def test_ruling_alternatives_are_encoded() -> None:
     from doubtspec.model.rulings import Rulings
 
     game = Game(TINY.cards, Rulings.parse(["draw-order=reshuffle-first", "trigger-timing=before-effects"]))
-    answer = solve(game, QueryKind.STARS, 2, caps=CAPS, check_caps=False, use_hunt=False)
+    answer = solve(game, QueryKind.STARS, 2, Opponent.PASSIVE, caps=CAPS, check_caps=False, use_hunt=False)
     assert answer.status == "yes" and answer.witness_from == "unrolling"
     assert answer.witness is not None
     assert replay_actions(game, answer.witness.actions).outcome is not None
@@ -155,7 +155,7 @@ def test_ruling_alternatives_are_encoded() -> None:
 @pytest.mark.slow
 def test_a_no_is_exact_when_the_caps_cannot_bind() -> None:
     """With enough slots, the caps check proves that no run of turn 1 is cut off: the 'no' is exact."""
-    answer = solve(TINY, QueryKind.STARS, 1, caps=Caps(plays=10, buys=7), timeout_s=None)
+    answer = solve(TINY, QueryKind.STARS, 1, Opponent.PASSIVE, caps=Caps(plays=10, buys=7), timeout_s=None)
     assert answer.status == "no"
     assert answer.exact is True
 

@@ -28,7 +28,6 @@ from doubtspec.solver.queries import (
     Opponent,
     Query,
     QueryKind,
-    default_opponent,
     solve_goals,
     solve_query,
 )
@@ -41,9 +40,9 @@ solve_app = typer.Typer(help="Ask the bounded solver whether something can happe
 
 ByTurn = Annotated[int, typer.Option("--by-turn", min=1, help="The bound: turn N (round N: the Movement's Nth "
                                                                "turn, then the Company's Nth turn).")]
-OpponentOption = Annotated[Opponent | None, typer.Option(
-    "--opponent", help="The other side's policy: any (free choices) or passive (the Movement always passes). "
-                       "Default: passive for the Company's questions, any for the Movement's.")]
+OpponentOption = Annotated[Opponent, typer.Option(
+    "--opponent", help="The other side's policy: any (both sides choose freely) or passive (the Movement always "
+                       "passes; only for the Company's questions).")]
 TimeoutOption = Annotated[float, typer.Option(
     "--timeout", min=0.001, help="Seconds for the whole question (witness hunt and proofs); what is not decided "
                                  "in time is 'unknown'.")]
@@ -149,19 +148,18 @@ def _finish(game: Game, answers: list[Answer], as_json: bool, witness_out: Path 
         raise typer.Exit(ExitCode.UNKNOWN)
 
 
-def _one(query: Query, opponent: Opponent | None, timeout: float, cards: Path | None, ruling: list[str] | None,
+def _one(query: Query, opponent: Opponent, timeout: float, cards: Path | None, ruling: list[str] | None,
          as_json: bool, witness_out: Path | None, plays: int, buys: int, earliest: bool) -> None:
     game = _game(cards, ruling, witness_out)
-    mode = opponent or default_opponent(query.kind)
     with _spinner(f"solving: {query.question}"):
-        answer = _guarded(lambda: solve_query(game, query, mode, timeout, Caps(plays, buys), earliest=earliest))
+        answer = _guarded(lambda: solve_query(game, query, opponent, timeout, Caps(plays, buys), earliest=earliest))
     if not as_json:
         _render(answer)
     _finish(game, [answer], as_json, witness_out)
 
 
 @solve_app.command("stars")
-def stars(by_turn: ByTurn, opponent: OpponentOption = None, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
+def stars(by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
           cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False,
           witness_out: WitnessOption = None, plays: PlaysOption = DEFAULT_PLAYS,
           buys: BuysOption = DEFAULT_BUYS, earliest: EarliestOption = True) -> None:
@@ -171,7 +169,7 @@ def stars(by_turn: ByTurn, opponent: OpponentOption = None, timeout: TimeoutOpti
 
 
 @solve_app.command("profit")
-def profit(by_turn: ByTurn, opponent: OpponentOption = None, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
+def profit(by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
            cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False,
            witness_out: WitnessOption = None, plays: PlaysOption = DEFAULT_PLAYS,
            buys: BuysOption = DEFAULT_BUYS, earliest: EarliestOption = True) -> None:
@@ -181,7 +179,7 @@ def profit(by_turn: ByTurn, opponent: OpponentOption = None, timeout: TimeoutOpt
 
 
 @solve_app.command("defeat")
-def defeat(by_turn: ByTurn, opponent: OpponentOption = None, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
+def defeat(by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
            cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False,
            witness_out: WitnessOption = None, plays: PlaysOption = DEFAULT_PLAYS,
            buys: BuysOption = DEFAULT_BUYS, earliest: EarliestOption = True) -> None:
@@ -191,7 +189,7 @@ def defeat(by_turn: ByTurn, opponent: OpponentOption = None, timeout: TimeoutOpt
 
 
 @solve_app.command("movement-win")
-def movement_win(by_turn: ByTurn, opponent: OpponentOption = None, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
+def movement_win(by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
                  cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False,
                  witness_out: WitnessOption = None, plays: PlaysOption = DEFAULT_PLAYS,
                  buys: BuysOption = DEFAULT_BUYS, earliest: EarliestOption = True) -> None:
@@ -202,7 +200,7 @@ def movement_win(by_turn: ByTurn, opponent: OpponentOption = None, timeout: Time
 
 @solve_app.command("goal")
 def goal(goal_number: Annotated[int, typer.Argument(metavar="G", min=1, help="The Goal's number (G1 is 1).")],
-         by_turn: ByTurn, opponent: OpponentOption = None, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
+         by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
          cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False,
          witness_out: WitnessOption = None, plays: PlaysOption = DEFAULT_PLAYS,
          buys: BuysOption = DEFAULT_BUYS, earliest: EarliestOption = True) -> None:
@@ -212,7 +210,7 @@ def goal(goal_number: Annotated[int, typer.Argument(metavar="G", min=1, help="Th
 
 
 @solve_app.command("goals")
-def goals(by_turn: ByTurn, opponent: OpponentOption = None,
+def goals(by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY,
           timeout: Annotated[float, typer.Option("--timeout", min=0.001, help=(
               "Seconds for all the Goals together (shared evenly); what is not decided in time is 'unknown'."))]
           = 9 * DEFAULT_TIMEOUT_S,
@@ -221,9 +219,8 @@ def goals(by_turn: ByTurn, opponent: OpponentOption = None,
           earliest: EarliestOption = True) -> None:
     """Every Goal: reachable by turn N or not, and the earliest turn; unreachable ones are flagged."""
     game = _game(cards, ruling)
-    mode = opponent or default_opponent(QueryKind.GOALS)
     with _spinner(f"solving every Goal by turn {by_turn}") as _:
-        answers = _guarded(lambda: solve_goals(game, by_turn, mode, timeout, Caps(plays, buys),
+        answers = _guarded(lambda: solve_goals(game, by_turn, opponent, timeout, Caps(plays, buys),
                                                        earliest=earliest))
     if as_json:
         _finish(game, answers, True, None, {"query": "goals", "by_turn": by_turn,
@@ -265,7 +262,7 @@ def degenerate(
     games: Annotated[int, typer.Option(min=0, help="Games per simulated matchup (random, greedy) to compare with.")]
     = 200,
     seed: Annotated[int, typer.Option(help="Seed of the simulations.")] = 0,
-    opponent: OpponentOption = None, timeout: TimeoutOption = DEFAULT_TIMEOUT_S, cards: CardsOption = None,
+    opponent: OpponentOption = Opponent.ANY, timeout: TimeoutOption = DEFAULT_TIMEOUT_S, cards: CardsOption = None,
     ruling: RulingOption = None, as_json: JsonOption = False, witness_out: WitnessOption = None,
     plays: PlaysOption = DEFAULT_PLAYS, buys: BuysOption = DEFAULT_BUYS,
 ) -> None:

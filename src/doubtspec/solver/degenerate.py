@@ -85,21 +85,21 @@ def observed(stats: SimulationStats, kind: QueryKind, threshold: int) -> Seen:
     return Seen(len(stats.results), sum(1 for r in rounds if r < threshold), min(rounds, default=None))
 
 
-def run_catalogue(game: Game, by_turn: int, thresholds: Mapping[QueryKind, int], opponent: Opponent | None,
+def run_catalogue(game: Game, by_turn: int, thresholds: Mapping[QueryKind, int], opponent: Opponent,
                   timeout_s: float | None, caps: Caps = DEFAULT_CAPS, games: int = 200, seed: int = 0,
                   tick: Callable[[str], None] | None = None) -> list[Finding]:
     """Ask each query before its threshold (and by `by_turn` at most), then simulate for comparison.
 
-    `opponent` None: the Company's questions with a passing Movement, the Movement's with free
-    choices on both sides.
+    With `opponent` passive the Movement's questions cannot be asked (its Goals need its moves) and are left out.
     """
     findings = []
     for kind, threshold in thresholds.items():
         bound = min(by_turn, threshold - 1)
         answer = None
+        if opponent is Opponent.PASSIVE and kind not in COMPANY_QUERIES:
+            continue
         if bound >= 1:
-            mode = opponent or (Opponent.PASSIVE if kind in COMPANY_QUERIES else Opponent.ANY)
-            answer = solve_query(game, Query(kind, bound), mode, timeout_s, caps, check_caps=False)
+            answer = solve_query(game, Query(kind, bound), opponent, timeout_s, caps, check_caps=False)
         findings.append(Finding(kind, threshold, answer))
         if tick is not None:
             tick(kind.value)

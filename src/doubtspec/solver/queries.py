@@ -73,11 +73,6 @@ class Opponent(Enum):
     PASSIVE = "passive"
 
 
-def default_opponent(kind: QueryKind) -> Opponent:
-    """The opponent when none is given: a passing Movement for the Company's questions, free play for the Movement's."""
-    return Opponent.PASSIVE if kind in COMPANY_QUERIES else Opponent.ANY
-
-
 DEFAULT_TIMEOUT_S = 45.0
 HUNT_SHARE = 0.4
 """The share of the budget the hunt may use before the unrolling takes over (it stops early on a find)."""
@@ -336,7 +331,7 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
     return answer
 
 
-def solve(game: Game, kind: QueryKind, by_turn: int, opponent: Opponent = Opponent.PASSIVE,
+def solve(game: Game, kind: QueryKind, by_turn: int, opponent: Opponent = Opponent.ANY,
           timeout_s: float | None = DEFAULT_TIMEOUT_S, caps: Caps = DEFAULT_CAPS, check_caps: bool = True,
           goal: int | None = None, use_hunt: bool = True, earliest: bool = True) -> Answer:
     """`solve_query` for one kind (a convenience for the tests and benchmarks)."""
