@@ -158,44 +158,24 @@ def _one(query: Query, opponent: Opponent, timeout: float, cards: Path | None, r
     _finish(game, [answer], as_json, witness_out)
 
 
-@solve_app.command("stars")
-def stars(by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
-          cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False,
-          witness_out: WitnessOption = None, plays: PlaysOption = DEFAULT_PLAYS,
-          buys: BuysOption = DEFAULT_BUYS, earliest: EarliestOption = True) -> None:
-    """Can the Company earn its winning star by turn N?"""
-    _one(Query(QueryKind.STARS, by_turn), opponent, timeout, cards, ruling, as_json, witness_out,
-         plays, buys, earliest)
+def _question_command(kind: QueryKind, help_text: str) -> Callable[..., None]:
+    """A `solve` command for a question that names only the bound (every kind but `goal` and `goals`)."""
+    def command(by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
+                cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False,
+                witness_out: WitnessOption = None, plays: PlaysOption = DEFAULT_PLAYS,
+                buys: BuysOption = DEFAULT_BUYS, earliest: EarliestOption = True) -> None:
+        _one(Query(kind, by_turn), opponent, timeout, cards, ruling, as_json, witness_out, plays, buys, earliest)
+    command.__doc__ = help_text
+    return command
 
 
-@solve_app.command("profit")
-def profit(by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
-           cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False,
-           witness_out: WitnessOption = None, plays: PlaysOption = DEFAULT_PLAYS,
-           buys: BuysOption = DEFAULT_BUYS, earliest: EarliestOption = True) -> None:
-    """Can the Company win on Profit by turn N?"""
-    _one(Query(QueryKind.PROFIT, by_turn), opponent, timeout, cards, ruling, as_json, witness_out,
-         plays, buys, earliest)
-
-
-@solve_app.command("defeat")
-def defeat(by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
-           cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False,
-           witness_out: WitnessOption = None, plays: PlaysOption = DEFAULT_PLAYS,
-           buys: BuysOption = DEFAULT_BUYS, earliest: EarliestOption = True) -> None:
-    """Can the Company fall into Economic Defeat or Marginalization by turn N?"""
-    _one(Query(QueryKind.DEFEAT, by_turn), opponent, timeout, cards, ruling, as_json, witness_out,
-         plays, buys, earliest)
-
-
-@solve_app.command("movement-win")
-def movement_win(by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY, timeout: TimeoutOption = DEFAULT_TIMEOUT_S,
-                 cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False,
-                 witness_out: WitnessOption = None, plays: PlaysOption = DEFAULT_PLAYS,
-                 buys: BuysOption = DEFAULT_BUYS, earliest: EarliestOption = True) -> None:
-    """Can the Movement score its winning Goal points by turn N?"""
-    _one(Query(QueryKind.MOVEMENT_WIN, by_turn), opponent, timeout, cards, ruling, as_json, witness_out,
-         plays, buys, earliest)
+for _kind, _help in (
+    (QueryKind.STARS, "Can the Company earn its winning star by turn N?"),
+    (QueryKind.PROFIT, "Can the Company win on Profit by turn N?"),
+    (QueryKind.DEFEAT, "Can the Company fall into Economic Defeat or Marginalization by turn N?"),
+    (QueryKind.MOVEMENT_WIN, "Can the Movement score its winning Goal points by turn N?"),
+):
+    solve_app.command(_kind.value)(_question_command(_kind, _help))
 
 
 @solve_app.command("goal")
