@@ -8,8 +8,8 @@ from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, OutcomeReason
 from doubtspec.solver.hunt import HuntSettings, hunt
-from doubtspec.solver.progress import goal, progress_for, stars
-from doubtspec.solver.queries import Query, QueryKind, state_target
+from doubtspec.solver.progress import goal, stars
+from doubtspec.solver.queries import Query, QueryKind, progress_of, state_target
 from doubtspec.solver.witness import replay_actions
 
 TINY = Game(load_cards(Path(__file__).parent / "data" / "tiny3.toml"))
@@ -53,4 +53,5 @@ def test_goal_progress_prefers_the_goal_achieved() -> None:
     assert found.actions is not None
     final = replay_actions(game, found.actions)
     assert 1 in final.achieved
-    assert progress_for(QueryKind.GOAL, 1)(final) > progress_for(QueryKind.GOAL, 1)(replay_actions(game, ()))
+    score = progress_of(Query(QueryKind.GOAL, 3, 1))
+    assert score(final) > score(replay_actions(game, ()))

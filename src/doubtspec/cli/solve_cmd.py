@@ -199,7 +199,7 @@ def goals(by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY,
           earliest: EarliestOption = True) -> None:
     """Every Goal: reachable by turn N or not, and the earliest turn; unreachable ones are flagged."""
     game = _game(cards, ruling)
-    with _spinner(f"solving every Goal by turn {by_turn}") as _:
+    with _spinner(f"solving every Goal by turn {by_turn}"):
         answers = _guarded(lambda: solve_goals(game, by_turn, opponent, timeout, Caps(plays, buys),
                                                        earliest=earliest))
     if as_json:
@@ -250,7 +250,7 @@ def degenerate(
     game = _game(cards, ruling, witness_out)
     thresholds = {QueryKind.STARS: stars_before, QueryKind.PROFIT: profit_before, QueryKind.DEFEAT: defeat_before,
                   QueryKind.MOVEMENT_WIN: movement_win_before}
-    with _spinner("running the catalogue") as _:
+    with _spinner("running the catalogue"):
         findings = _guarded(lambda: run_catalogue(game, by_turn, thresholds, opponent, timeout,
                                                   Caps(plays, buys), games, seed))
     answers = [f.answer for f in findings if f.answer is not None]

@@ -124,33 +124,27 @@ class Unrolling:
         s = self.round_end[-1]
         step = enc.movement_turn(s, r) if self.movement_free else enc.movement_pass(s, r)
         self._commit(step)
-        s = step.after
-        active: BoolTerm = eq(s.i["out"], int(Out.NONE))
-        last_play: BoolTerm = active
-        for k in range(self.caps.plays):
-            step = enc.play_slot(s, r, k, active)
-            self._commit(step)
-            s = step.after
-            active = step.active
-            last_play = active
-        self.cap_hits.append(and_(last_play, eq(s.i["out"], int(Out.NONE)), enc.can_play_any(s)))
+        s = self._slots(step.after, r, self.caps.plays, enc.play_slot, enc.can_play_any)
         step = enc.end_play(s, r)
         self._commit(step)
-        s = step.after
-        active = eq(s.i["out"], int(Out.NONE))
-        last_buy: BoolTerm = active
-        for k in range(self.caps.buys):
-            step = enc.buy_slot(s, r, k, active)
-            self._commit(step)
-            s = step.after
-            active = step.active
-            last_buy = active
-        self.cap_hits.append(and_(last_buy, eq(s.i["out"], int(Out.NONE)), enc.can_buy_any(s)))
+        s = self._slots(step.after, r, self.caps.buys, enc.buy_slot, enc.can_buy_any)
         step = enc.end_buy(s, r)
         self._commit(step)
         self.round_end.append(step.after)
         self.solver.add(domain(self.tables, step.after))
         return step.after
+
+    def _slots(self, s: SymState, r: int, count: int, slot: Callable[[SymState, int, int, BoolTerm], Step],
+               can_go_on: Callable[[SymState], BoolTerm]) -> SymState:
+        """Unroll one phase's `count` slots; record when its last slot is used and another could follow."""
+        active: BoolTerm = eq(s.i["out"], int(Out.NONE))
+        for k in range(count):
+            step = slot(s, r, k, active)
+            self._commit(step)
+            s = step.after
+            active = step.active
+        self.cap_hits.append(and_(active, eq(s.i["out"], int(Out.NONE)), can_go_on(s)))
+        return s
 
     def check(self, goal: BoolTerm, label: str) -> str:
         """Check `goal` as an assumption (the solver keeps no trace of it)."""

@@ -142,7 +142,8 @@ def _beam(game: Game, target: Target, progress: Progress, max_rounds: int, playe
     return None, seen, rounds
 
 
-def _turn_of(state: GameState) -> int:
+def turn_reached(state: GameState) -> int:
+    """The turn at which a state that meets a target met it (the outcome's round for an ended game)."""
     return state.outcome.round if state.outcome is not None else state.round
 
 
@@ -170,7 +171,7 @@ def hunt(game: Game, target: Target, progress: Progress, max_rounds: int, passiv
         searched = max(searched, rounds)
         if node is not None:
             best = node
-            bound = _turn_of(node.state) - 1
+            bound = turn_reached(node.state) - 1
             retries = cfg.improve
         else:
             width *= 2
@@ -183,4 +184,4 @@ def hunt(game: Game, target: Target, progress: Progress, max_rounds: int, passiv
     seconds = time.perf_counter() - started
     if best is None:
         return HuntResult(None, None, seen, seconds, searched)
-    return HuntResult(_turn_of(best.state), best.actions, seen, seconds, searched)
+    return HuntResult(turn_reached(best.state), best.actions, seen, seconds, searched)

@@ -7,12 +7,9 @@ score for the Company; Goal points, Agitation and the Goals in the way for the M
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from doubtspec.model.movement import COVERED_BY, face_up_icons
 from doubtspec.model.state import NO_CARD, GameState
-
-Progress = Callable[[GameState], float]
+from doubtspec.solver.hunt import Progress
 
 # Profit per Victim still to be scored, by Zone (Children, Adults, Middle Age, Elderly): what the
 # Scoring Demographics step pays for it over the Reshuffles to come, less the Victims it removes.
@@ -75,12 +72,3 @@ def goal(number: int) -> Progress:
                 + 5.0 * len(state.achieved) + _movement_strength(state))
     return score
 
-
-def progress_for(kind: object, goal_number: int | None) -> Progress:
-    """The score for a query kind (a `QueryKind`, matched by its value to keep this module below queries)."""
-    value = getattr(kind, "value", kind)
-    if value == "goal":
-        assert goal_number is not None
-        return goal(goal_number)
-    table: dict[str, Progress] = {"stars": stars, "profit": profit, "defeat": defeat, "movement-win": movement_win}
-    return table[str(value)]

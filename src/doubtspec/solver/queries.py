@@ -27,11 +27,10 @@ from typing import Any
 from doubtspec.errors import OptionError
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, OutcomeReason
-from doubtspec.solver import bmc
+from doubtspec.solver import bmc, progress
 from doubtspec.solver.bmc import BoundResult, Caps
 from doubtspec.solver.encoding import Out, Tables
-from doubtspec.solver.hunt import HuntResult, HuntSettings, hunt
-from doubtspec.solver.progress import progress_for
+from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, hunt, turn_reached
 from doubtspec.solver.transition import UnsupportedCards
 from doubtspec.solver.witness import Witness, replay, replay_actions
 
@@ -204,10 +203,7 @@ def check_supported(query: Query, opponent: Opponent, game: Game | None = None) 
 
 # --- targets ------------------------------------------------------------------------------------
 
-StateTarget = Callable[[GameState], bool]
-
-
-def state_target(query: Query) -> StateTarget:
+def state_target(query: Query) -> Target:
     """The query's target on an engine state (the hunt's test and the witness's final check)."""
     if query.kind is QueryKind.GOAL:
         number = query.goal
@@ -231,9 +227,20 @@ def unrolling_goal(query: Query) -> bmc.Goal:
     return bmc.out_is(*outs)
 
 
-def target_turn(query: Query, state: GameState) -> int:
-    """The turn at which a witness's final state met the target."""
-    return state.outcome.round if state.outcome is not None else state.round
+PROGRESS: dict[QueryKind, Progress] = {
+    QueryKind.STARS: progress.stars,
+    QueryKind.PROFIT: progress.profit,
+    QueryKind.DEFEAT: progress.defeat,
+    QueryKind.MOVEMENT_WIN: progress.movement_win,
+}
+
+
+def progress_of(query: Query) -> Progress:
+    """The score the hunt ranks states by for this query."""
+    if query.kind is QueryKind.GOAL:
+        assert query.goal is not None
+        return progress.goal(query.goal)
+    return PROGRESS[query.kind]
 
 
 # --- the two methods ----------------------------------------------------------------------------
@@ -284,7 +291,7 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
     target = state_target(query)
     upto = query.by_turn
     if use_hunt:
-        found = hunt(game, target, progress_for(query.kind, query.goal), query.by_turn,
+        found = hunt(game, target, progress_of(query), query.by_turn,
                      passive=opponent is Opponent.PASSIVE or query.side_is_company, settings=hunt_settings,
                      deadline=started + budget * HUNT_SHARE)
         answer.hunt = found
@@ -294,7 +301,7 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
                 raise AssertionError("a hunted witness did not meet its target on replay")
             answer.witness = Witness(found.actions, final)
             answer.witness_from = "hunt"
-            answer.earliest = target_turn(query, final)
+            answer.earliest = turn_reached(final)
             answer.status = "yes"
             upto = answer.earliest - 1 if earliest else 0
     proof = _prove(game, query, opponent, upto, caps, deadline, check_caps and answer.status != "yes")
@@ -310,12 +317,13 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
         answer.earliest = run.found
         answer.status = "yes"
         answer.exact = None
-    elif answer.status == "yes":
-        if not answer.earliest_exact:
+    elif answer.status == "yes" and not answer.earliest_exact:
+        if earliest:
             answer.notes.append(f"earliest turn between {proof.proved + 1} and {answer.earliest}: turns up to "
-                                f"{proof.proved} are proved impossible, later ones were not decided in time")
-        if proof.proved > 0:
-            answer.exact = run.exact
+                                f"{proof.proved} are proved impossible (within the caps), later ones were not "
+                                "decided in time")
+        else:
+            answer.notes.append("earlier turns were not looked at (--no-earliest)")
     elif proof.proved == query.by_turn:
         answer.status = "no"
         answer.exact = run.exact
