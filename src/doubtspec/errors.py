@@ -75,3 +75,15 @@ class IllegalActionError(RuleError):
         self.reason = reason
         self.state_summary = state_summary
         super().__init__(f"illegal action {action!r}: {reason} [{rule}] in state {state_summary}")
+
+
+class Interrupted(BaseException):
+    """A command stopped by Ctrl-C or SIGTERM, with a one-line summary of what it had done.
+
+    A `BaseException`, like the `KeyboardInterrupt` it replaces, so that no `except Exception`
+    on the way up mistakes it for a failure of the work it interrupted.
+    """
+
+    def __init__(self, summary: str) -> None:
+        self.summary = summary
+        super().__init__(summary)

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from doubtspec.cli.common import JsonOption, console
+from doubtspec.cli.common import JsonOption, console, text
 from doubtspec.model.cards import (
     AddDoubt,
     AddVictims,
@@ -29,7 +29,8 @@ cards_app = typer.Typer(help="Validate and show card files.", no_args_is_help=Tr
 
 PathArgument = Annotated[
     Path | None,
-    typer.Argument(help="Card file (TOML); the shipped provisional set when omitted.", dir_okay=False),
+    typer.Argument(metavar="[PATH]", help="Card file (TOML); the shipped provisional set when omitted.",
+                   dir_okay=False),
 ]
 
 
@@ -49,7 +50,8 @@ def check(path: PathArgument = None, as_json: JsonOption = False) -> None:
         return
     flag = " [yellow](provisional: invented card texts)[/]" if cards.provisional else ""
     console.print(
-        f"[green]ok[/] {cards.source}: {cards.name} v{cards.version}{flag} — {len(cards.company)} Company cards, "
+        f"[green]ok[/] {text(cards.source)}: {text(cards.name)} v{text(cards.version)}{flag} — "
+        f"{len(cards.company)} Company cards, "
         f"{len(cards.movement)} Movement cards, {len(cards.goals)} Goals, {len(cards.market)} Market spaces"
     )
 
@@ -91,12 +93,12 @@ def show(path: PathArgument = None) -> None:
     """Render every card of a file as tables."""
     cards: CardSet = load_cards(path)
     if cards.provisional:
-        console.print(f"[yellow]{cards.name} v{cards.version} is provisional:[/] {cards.notes}")
+        console.print(f"[yellow]{text(cards.name)} v{text(cards.version)} is provisional:[/] {text(cards.notes)}")
     table = Table(title="Company cards", show_lines=False)
     for column in ("#", "name", "kind", "budget", "standard", "reserve", "invented"):
         table.add_column(column)
     for number in sorted(cards.company):
-        table.add_row(*_company_row(cards.company[number]))
+        table.add_row(*map(text, _company_row(cards.company[number])))
     console.print(table)
     table = Table(title="Movement cards")
     for column in ("#", "name", "influence", "icons", "left", "right", "passive", "invented"):
@@ -106,9 +108,9 @@ def show(path: PathArgument = None) -> None:
         icons = f"R{m.icons.research} M{m.icons.messaging} A{m.icons.agitation}"
         passive = ", ".join(f"{k} {getattr(m.passive, k)}" for k in ("influence", "messaging", "agitation", "refresh")
                             if getattr(m.passive, k)) or "-"
-        table.add_row(str(movement_number), m.name, str(m.influence), icons, ",".join(b.value for b in m.left) or "-",
-                      ",".join(b.value for b in m.right) or "-", passive,
-                      "all" if m.invented == ("*",) else ", ".join(m.invented) or "-")
+        table.add_row(*map(text, (str(movement_number), m.name, str(m.influence), icons,
+                                  ",".join(b.value for b in m.left) or "-", ",".join(b.value for b in m.right) or "-",
+                                  passive, "all" if m.invented == ("*",) else ", ".join(m.invented) or "-")))
     console.print(table)
     table = Table(title="Goals")
     for column in ("#", "name", "cost", "points", "effects", "passive"):
@@ -117,14 +119,14 @@ def show(path: PathArgument = None) -> None:
         g = cards.goals[goal_number]
         effects = ", ".join(f"{type(e).__name__} {next(iter(e.__dataclass_fields__.values())).name}="
                             f"{getattr(e, next(iter(e.__dataclass_fields__)))}" for e in g.effects) or "-"
-        table.add_row(f"G{goal_number}", g.name, str(g.cost), str(g.points), effects,
-                      "-" if not g.passive.any() else str(g.passive))
+        table.add_row(*map(text, (f"G{goal_number}", g.name, str(g.cost), str(g.points), effects,
+                                  "-" if not g.passive.any() else str(g.passive))))
     console.print(table)
     table = Table(title="Market spaces")
     for column in ("space", "row", "cost", "action"):
         table.add_column(column)
     for i, space in enumerate(cards.market):
-        table.add_row(str(i), str(space.row), str(space.cost), space.action.value)
+        table.add_row(*map(text, (str(i), str(space.row), str(space.cost), space.action.value)))
     console.print(table)
 
 

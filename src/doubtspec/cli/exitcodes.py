@@ -16,3 +16,7 @@ class ExitCode(IntEnum):
     """`doubtspec solve` could not decide within its time limit."""
     INTERNAL = 70
     """A bug in doubtspec itself (EX_SOFTWARE)."""
+    INTERRUPTED = 130
+    """Stopped by Ctrl-C (128 + SIGINT); SIGTERM gives 143 (128 + SIGTERM). Nothing half-written."""
+    TERMINATED = 143
+    """Stopped by SIGTERM."""

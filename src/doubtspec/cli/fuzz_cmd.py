@@ -21,11 +21,22 @@ from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.table import Table
 
-from doubtspec.cli.common import CardsOption, JsonOption, RulingOption, console, err_console, load_game
+from doubtspec import interrupts
+from doubtspec.cli.common import (
+    CardsOption,
+    JsonOption,
+    RulingOption,
+    console,
+    err_console,
+    finite_seconds,
+    load_game,
+    text,
+)
 from doubtspec.cli.exitcodes import ExitCode
-from doubtspec.errors import OptionError
+from doubtspec.errors import Interrupted, OptionError, TraceError
+from doubtspec.inputs import check_writable_dir, check_writable_file
 from doubtspec.invariants.catalog import BY_ID, CATALOG, Invariant, select
-from doubtspec.invariants.fuzzing import FuzzOptions, FuzzResult, run_fuzz
+from doubtspec.invariants.fuzzing import SHRINK_SECONDS, FuzzOptions, FuzzResult, run_fuzz
 from doubtspec.invariants.machines import Recorder, Violation
 from doubtspec.invariants.profiles import PROFILES
 from doubtspec.reports.atomic import atomic_write_text
@@ -34,9 +45,9 @@ from doubtspec.reports.report import (
     RunInfo,
     diff_states,
     invariant_kind,
-    list_reports,
     load_report,
     render_markdown,
+    scan_reports,
     write_report,
 )
 from doubtspec.reports.trace import load_trace
@@ -48,15 +59,25 @@ class ProfileName(StrEnum):
     NIGHTLY = "nightly"
 
 
-BudgetOption = Annotated[float | None, typer.Option("--budget", metavar="SECONDS",
-                                                    help="Fuzz for this many seconds (not with --examples).")]
-ExamplesOption = Annotated[int | None, typer.Option("--examples", metavar="N",
-                                                    help="Run exactly N examples (not with --budget).")]
-SeedOption = Annotated[int | None, typer.Option("--seed", help="Seed of the run (the ci profile's default is 0).")]
-ProfileOption = Annotated[ProfileName, typer.Option("--profile", help="Settings profile: ci, dev or nightly.")]
+BudgetOption = Annotated[float | None, typer.Option(
+    "--budget", metavar="SECONDS",
+    help="Fuzz for this many seconds in all, shrinking included (not with --examples).")]
+ExamplesOption = Annotated[int | None, typer.Option(
+    "--examples", metavar="N",
+    help=f"Generate N examples (games from Set-Up), or fewer if one fails; shrinking a failure then takes at "
+         f"most {SHRINK_SECONDS:.0f} s more (not with --budget).")]
+SeedOption = Annotated[int | None, typer.Option("--seed", metavar="N",
+                                                help="Seed of the run (the ci profile's default is 0).")]
+ProfileOption = Annotated[ProfileName, typer.Option("--profile", metavar="ci|dev|nightly",
+                                                    help="Settings profile: ci, dev or nightly.")]
+DatabaseOption = Annotated[str | None, typer.Option(
+    "--database", metavar="DIR|none",
+    help="Hypothesis's example database: a folder, or none. Default: none for the ci profile (the same examples "
+         "every run), .hypothesis/examples for dev and nightly (a failure found once is replayed first).")]
 InvariantOption = Annotated[list[str] | None, typer.Option(
     "--invariant", metavar="ID", help="Check only this invariant or group (e.g. tokens); repeatable.")]
-ReportDirOption = Annotated[Path, typer.Option("--report-dir", help="Where violation reports are written.",
+ReportDirOption = Annotated[Path, typer.Option("--report-dir", metavar="DIR",
+                                               help="Where violation reports are written (created at the start).",
                                                file_okay=False)]
 JunitOption = Annotated[Path | None, typer.Option("--junit-xml", metavar="PATH",
                                                   help="Also write a JUnit XML summary here.", dir_okay=False)]
@@ -83,6 +104,8 @@ class FuzzView:
         table.add_row("engine steps", f"{r.steps:,} ({r.steps / elapsed:,.0f}/s)")
         table.add_row("invariants checked", f"{r.checks:,}")
         table.add_row("violations", f"{len(r.latest)}" + (" (shrinking)" if r.latest else ""))
+        if interrupts.received() is not None:
+            table.add_row("interrupted", "stopping")
         table.add_row("elapsed", f"{elapsed:,.1f} s")
         return Panel(table, title=f"doubtspec fuzz — {self.label}", expand=False)
 
@@ -92,7 +115,8 @@ def _list_invariants() -> None:
     for column in ("id", "kind", "statement", "sections"):
         table.add_column(column, overflow="fold")
     for inv in CATALOG:
-        table.add_row(inv.id, invariant_kind(inv), inv.statement, "\n".join(s.value for s in inv.sections))
+        sections = "\n".join(s.value for s in inv.sections)
+        table.add_row(*map(text, (inv.id, invariant_kind(inv), inv.statement, sections)))
     console.print(table)
 
 
@@ -125,20 +149,44 @@ def _summary(result: FuzzResult, invariants: tuple[Invariant, ...], reports: dic
                        ("games", f"{result.games:,}"), ("engine steps", f"{result.steps:,}"),
                        ("steps per second", f"{result.steps_per_second:,.0f}"),
                        ("invariants", f"{len(invariants)} selected, {result.checks:,} checks"),
+                       ("database", result.database),
                        ("elapsed", f"{result.elapsed:,.1f} s")):
-        totals.add_row(key, value)
+        totals.add_row(key, text(value))
+    if result.violations:
+        totals.add_row("shrinking", f"{result.shrink_seconds:,.1f} s" + (
+            " [yellow](cut by the time bound: the traces are the shortest found so far)[/]"
+            if result.shrink_cut else ""))
     parts: list[Any] = [totals]
     if result.violations:
         table = Table(title="Violations")
         for column in ("invariant", "step", "trace", "message", "report"):
             table.add_column(column, overflow="fold")
         for v in result.violations:
-            table.add_row(v.invariant.id, str(v.step), f"{len(v.actions)} actions", v.message,
-                          str(reports.get(v.invariant.id, "")))
+            table.add_row(text(v.invariant.id), str(v.step), f"{len(v.actions)} actions", text(v.message),
+                          text(reports.get(v.invariant.id, "")))
         parts.append(table)
     else:
         parts.append(f"[green]no violation[/] of {len(invariants)} invariants")
     return Group(*parts)
+
+
+def _database(value: str | None) -> Path | str | None:
+    """The --database option: "default" (the profile's), None for "none", or a folder."""
+    if value is None:
+        return "default"
+    if value.strip().lower() == "none":
+        return None
+    folder = Path(value)
+    check_writable_dir(folder, field="--database")
+    return folder
+
+
+def _interrupted_summary(recorder: Recorder) -> str:
+    found = len(recorder.latest)
+    return (f"fuzzing stopped after {recorder.elapsed:,.1f} s: {recorder.examples:,} examples, {recorder.steps:,} "
+            f"engine steps, {recorder.checks:,} checks"
+            + (f"; {found} violation(s) seen but not shrunk" if found else "")
+            + "; no report written, earlier reports untouched")
 
 
 def fuzz(
@@ -153,45 +201,49 @@ def fuzz(
     junit_xml: JunitOption = None,
     as_json: JsonOption = False,
     steps: StepsOption = None,
+    database: DatabaseOption = None,
     list_invariants: ListOption = False,
 ) -> None:
     """Play generated games through the engine, checking every invariant after every step.
 
     Exits 0 when nothing is violated and 1 when something is, with one report per broken invariant
     in the report directory (`doubtspec report` lists them, `doubtspec replay` replays them).
+    Ctrl-C or SIGTERM stops the run (exit 130 or 143) without writing a report.
     """
     if list_invariants:
         _list_invariants()
         return
     if budget is not None and examples is not None:
         raise OptionError("give either --budget or --examples, not both", field="--budget")
-    if budget is not None and budget <= 0:
-        raise OptionError(f"expected a positive number of seconds, got {budget}", field="--budget")
+    finite_seconds(budget, "--budget")
     if examples is not None and examples < 1:
         raise OptionError(f"expected at least one example, got {examples}", field="--examples")
     if steps is not None and steps < 1:
         raise OptionError(f"expected at least one step, got {steps}", field="--steps")
-    if report_dir.exists() and not report_dir.is_dir():
-        raise OptionError("not a directory", path=report_dir, field="--report-dir")
     game = load_game(cards, ruling)
     invariants = select(invariant)
     chosen = PROFILES[profile.value]
-    options = FuzzOptions(game, invariants, chosen, examples=examples, budget=budget, seed=seed, max_steps=steps)
+    # Everything that will be written is tried before any fuzzing, so a long run cannot end in an
+    # error about where to put its findings.
+    check_writable_dir(report_dir, field="--report-dir")
+    if junit_xml is not None:
+        check_writable_file(junit_xml, field="--junit-xml", create_folder=True)
+    options = FuzzOptions(game, invariants, chosen, examples=examples, budget=budget, seed=seed, max_steps=steps,
+                          database=_database(database))
     recorder = Recorder()
     label = f"{profile.value}, {game.cards.name} v{game.cards.version}, rulings: {game.rulings}"
     live = not as_json and console.is_terminal
     try:
         if live:
-            with Live(FuzzView(recorder, label), console=console, refresh_per_second=4, transient=True):
+            with Live(FuzzView(recorder, text(label)), console=console, refresh_per_second=4, transient=True):
                 result = run_fuzz(options, recorder)
         else:
             if not as_json:
-                console.print(f"doubtspec fuzz: {label}", highlight=False)
+                console.print(f"doubtspec fuzz: {text(label)}", highlight=False)
             result = run_fuzz(options, recorder)
     except KeyboardInterrupt:
-        err_console.print("[yellow]interrupted:[/] no report written; earlier reports are untouched")
-        raise typer.Exit(130) from None
-    run = RunInfo(profile.value, result.seed, None if cards is None else str(cards))
+        raise Interrupted(_interrupted_summary(recorder)) from None
+    run = RunInfo(profile.value, result.seed, None if cards is None else str(cards), result.shrink_cut)
     reports: dict[str, Path] = {}
     for violation in result.violations:
         reports[violation.invariant.id] = write_report(violation, run, report_dir)
@@ -202,7 +254,9 @@ def fuzz(
             "status": "violation" if result.violations else "ok",
             "profile": profile.value, "seed": result.seed, "examples": result.examples, "games": result.games,
             "steps": result.steps, "steps_per_second": round(result.steps_per_second, 1), "checks": result.checks,
-            "elapsed": round(result.elapsed, 3), "invariants": [i.id for i in invariants],
+            "elapsed": round(result.elapsed, 3), "database": result.database,
+            "invariants": [i.id for i in invariants],
+            "shrinking": {"seconds": round(result.shrink_seconds, 3), "cut": result.shrink_cut},
             "violations": [{"invariant": v.invariant.id, "message": v.message, "step": v.step,
                             "trace_length": len(v.actions), "report": str(reports[v.invariant.id])}
                            for v in result.violations],
@@ -215,24 +269,25 @@ def fuzz(
 
 # --- replay -----------------------------------------------------------------------------------
 
-TraceArgument = Annotated[Path, typer.Argument(help="A report directory, report.json, or a trace file.")]
+TraceArgument = Annotated[Path, typer.Argument(metavar="PATH",
+                                               help="A report directory, report.json, or a trace file.")]
 AllOption = Annotated[bool, typer.Option("--all", help="Check the whole catalog, not only the report's invariant.")]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="Print only the outcome, not every step.")]
 
 
 def _violation_view(violation: Violation) -> Group:
     inv = violation.invariant
-    head = (f"[bold red]{inv.id}[/] violated at step {violation.step}: {violation.message}\n"
-            f"{inv.statement}\nsections: {'; '.join(s.value for s in inv.sections)}")
+    head = (f"[bold red]{text(inv.id)}[/] violated at step {violation.step}: {text(violation.message)}\n"
+            f"{text(inv.statement)}\nsections: {text('; '.join(s.value for s in inv.sections))}")
     parts: list[Any] = [Panel(head, title="violation", expand=False)]
     if violation.probe is not None:
-        parts.append(f"the illegal action [bold]{violation.probe}[/] was accepted")
+        parts.append(f"the illegal action [bold]{text(violation.probe)}[/] was accepted")
     if violation.before is not None:
         table = Table(title="what changed in the failing step")
         for column in ("field", "before", "after"):
             table.add_column(column, overflow="fold")
         for change in diff_states(violation.before, violation.after):
-            table.add_row(change["field"], json.dumps(change["before"]), json.dumps(change["after"]))
+            table.add_row(text(change["field"]), text(json.dumps(change["before"])), text(json.dumps(change["after"])))
         parts.append(table)
     return Group(*parts)
 
@@ -252,27 +307,27 @@ def replay_cmd(
     does not replay, 0 otherwise.
     """
     trace = load_trace(path)
-    report_file = path / "report.json" if path.is_dir() else path
-    report: dict[str, Any] | None = None
-    if report_file.suffix == ".json":
-        text = report_file.read_text(encoding="utf-8")
-        if '"doubtspec-report"' in text:
-            report = load_report(report_file)
+    report = load_report(Path(str(trace.source))) if trace.from_report else None
     if invariant:
         invariants = select(invariant)
     elif report is not None and not check_all:
-        invariants = select([str(report["invariant"]["id"])]) if report["invariant"]["id"] in BY_ID else CATALOG
+        named = report["invariant"]["id"]
+        if named not in BY_ID:
+            raise TraceError(f"the report names the invariant {named!r}, which this version does not have "
+                             "(give --all to check the whole catalog, or --invariant ID)",
+                             path=trace.source, field="invariant.id")
+        invariants = select([named])
     else:
         invariants = CATALOG
     printing = not quiet and not as_json
 
     def show(step: int, action: object, state: Any) -> None:
-        console.print(f"{step:>4}  {action!s:<36} round {state.round}, {state.phase.value}", highlight=False)
+        console.print(f"{step:>4}  {text(action):<36} round {state.round}, {state.phase.value}", highlight=False)
 
     result = replay(trace, invariants, cards, probe=None if report is None else report.get("probe"),
                     on_step=show if printing else None)
     if result.warning and not as_json:
-        err_console.print(f"[yellow]warning:[/] {result.warning}")
+        err_console.print(f"[yellow]warning:[/] {text(result.warning)}", highlight=False)
     violation = result.violation
     if as_json:
         print(json.dumps({
@@ -283,7 +338,8 @@ def replay_cmd(
         }, indent=2))
     elif violation is None:
         console.print(f"[green]replayed {result.applied} steps:[/] no violation of {len(invariants)} invariants"
-                      + (f" (outcome: {result.final.outcome.reason.value})" if result.final.outcome else ""))
+                      + (f" (outcome: {result.final.outcome.reason.value})" if result.final.outcome else ""),
+                      highlight=False)
     else:
         console.print(_violation_view(violation))
     if violation is not None:
@@ -293,53 +349,64 @@ def replay_cmd(
 # --- report -----------------------------------------------------------------------------------
 
 ReportPathArgument = Annotated[Path | None, typer.Argument(
-    help="A reports directory to list (default reports/), or one report to render.")]
+    metavar="[PATH]", help="A reports directory to list (default reports/), or one report to render.")]
 ShowOption = Annotated[str | None, typer.Option("--show", metavar="NAME",
                                                 help="Render this report of the list (a name or its number).")]
 
 
 def report_cmd(path: ReportPathArgument = None, show: ShowOption = None, as_json: JsonOption = False) -> None:
-    """List the violation reports in a directory, or render one."""
+    """List the violation reports in a directory, or render one.
+
+    A folder in the directory that is not a readable report is listed with the reason, and the
+    command then exits 2.
+    """
     target = path if path is not None else Path("reports")
     if not target.exists():
         if path is None:
             console.print("no reports (reports/ does not exist)")
             return
         raise OptionError("no such report or directory", path=target, field="path")
-    single = target.is_file() or (target / "report.json").is_file()
+    single = not target.is_dir() or (target / "report.json").exists()
     if single:
         _render(load_report(target), as_json)
         return
-    found = list_reports(target)
+    found, broken = scan_reports(target)
+    for _entry, problem in broken:
+        err_console.print(f"[bold red]error:[/] {text(problem.describe())} (not listed)", highlight=False)
     if show is not None:
         for number, (entry, data) in enumerate(found, start=1):
             if show in (entry.name, str(number)):
                 _render(data, as_json)
-                return
-        raise OptionError(f"no report {show!r} in {target}", field="--show")
-    if as_json:
+                break
+        else:
+            raise OptionError(f"no readable report {show!r} in {target}", field="--show")
+    elif as_json:
         print(json.dumps([{"name": e.name, "path": str(e), "invariant": d["invariant"]["id"], "step": d["step"],
                            "trace_length": len(d["trace"]["actions"]), "message": d["message"],
-                           "created": d.get("created")} for e, d in found], indent=2))
-        return
-    if not found:
-        console.print(f"no reports in {target}")
-        return
-    table = Table(title=f"Reports in {target}")
-    for column in ("#", "report", "invariant", "trace", "message", "created"):
-        table.add_column(column, overflow="fold")
-    for number, (entry, data) in enumerate(found, start=1):
-        table.add_row(str(number), entry.name, data["invariant"]["id"], f"{len(data['trace']['actions'])} steps",
-                      data["message"], str(data.get("created", "")))
-    console.print(table)
-    console.print("render one with [bold]doubtspec report DIR --show NAME[/]", highlight=False)
+                           "created": d.get("created")} for e, d in found]
+                         + [{"name": e.name, "path": str(e), "error": problem.describe()} for e, problem in broken],
+                         indent=2))
+    elif not found:
+        console.print(f"no reports in {text(target)}", highlight=False)
+    else:
+        table = Table(title=f"Reports in {text(target)}")
+        for column in ("#", "report", "invariant", "trace", "message", "created"):
+            table.add_column(column, overflow="fold")
+        for number, (entry, data) in enumerate(found, start=1):
+            table.add_row(str(number), text(entry.name), text(data["invariant"]["id"]),
+                          f"{len(data['trace']['actions'])} steps", text(data["message"]),
+                          text(data.get("created", "")))
+        console.print(table)
+        console.print("render one with [bold]doubtspec report DIR --show NAME[/]", highlight=False)
+    if broken:
+        raise typer.Exit(ExitCode.BAD_INPUT)
 
 
 def _render(data: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print(json.dumps(data, indent=2))
     else:
-        console.print(Markdown(render_markdown(data)))
+        console.print(Markdown(render_markdown(data)))  # Markdown text is not Rich markup: nothing to escape
 
 
 def register(app: typer.Typer) -> None:

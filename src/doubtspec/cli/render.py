@@ -3,11 +3,16 @@
 `render_state` draws the whole table (the Company's display, cards and Market; the Movement's
 tokens, hand, Tableau, Market and Goal structure); `describe_action` turns an action into a
 sentence with card names. Nothing here changes a state; the engine stays free of Rich.
+
+Every string built here is Rich markup: names from the card file are escaped where they enter
+(`company_name`, `movement_name`, `goal_name`, pile names, outcome details), so a card called
+`[/] Free Samples` is shown as written.
 """
 
 from __future__ import annotations
 
 from rich.console import Group, RenderableType
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -65,16 +70,16 @@ _BONUS_LETTER = {BonusKind.INFLUENCE: "I", BonusKind.MESSAGING: "M", BonusKind.A
 
 def company_name(state: GameState, card: int) -> str:
     """A Company card as `Name (#n)`."""
-    return f"{state.game.company_card(card).name} (#{card})"
+    return f"{escape(state.game.company_card(card).name)} (#{card})"
 
 
 def movement_name(state: GameState, card: int) -> str:
     """A Movement card as `Name (#n)`."""
-    return f"{state.game.movement_card(card).name} (#{card})"
+    return f"{escape(state.game.movement_card(card).name)} (#{card})"
 
 
 def goal_name(state: GameState, goal: int) -> str:
-    return f"G{goal} {state.game.goal(goal).name}"
+    return f"G{goal} {escape(state.game.goal(goal).name)}"
 
 
 def _company_list(state: GameState, cards: tuple[int, ...], empty: str = "—") -> str:
@@ -123,7 +128,7 @@ def describe_action(state: GameState, action: Action) -> str:
             return "Company ends its Play Phase"
         case Buy(source=source, index=index, pay=pay):
             if source is BuySource.PILE:
-                card, where = state.piles[index][-1], f"the {game.cards.piles[index].name} pile"
+                card, where = state.piles[index][-1], f"the {escape(game.cards.piles[index].name)} pile"
             elif source is BuySource.STACK:
                 card, where = state.stacks[index][-1], f"stack {index + 1}"
             else:
@@ -251,7 +256,7 @@ def phase_label(state: GameState) -> str:
 def outcome_text(outcome: Outcome) -> str:
     """The result as a sentence: who won, how, when."""
     return (f"{outcome.winner.value.capitalize()} wins by {outcome.reason.value} in round {outcome.round}: "
-            f"{outcome.detail}")
+            f"{escape(outcome.detail)}")
 
 
 def _doubt_cells(state: GameState, zone: Zone) -> str:
@@ -292,7 +297,7 @@ def render_company(state: GameState) -> RenderableType:
         market.add_column(column)
     for i, pile in enumerate(state.piles):
         data = game.cards.piles[i]
-        name = data.name + (" [red](banned)[/]" if data.kind in state.banned else "")
+        name = escape(data.name) + (" [red](banned)[/]" if data.kind in state.banned else "")
         top = company_name(state, pile[-1]) if pile else "—"
         market.add_row(name, top, str(game.budget[pile[-1]]) if pile else "", str(len(pile)))
     for i, stack in enumerate(state.stacks):
@@ -328,7 +333,7 @@ def render_movement(state: GameState) -> RenderableType:
         f" · Flight {state.flight}" + (f" (+{state.flight_spent} spent)" if state.flight_spent else "")
         + f" · points [bold]{state.points()}[/] of {rules.goal_points_to_win}"
         + f" · hand {len(state.m_hand)}/{state.hand_limit()}")
-    hand = Text(f"Hand: {_movement_list(state, state.m_hand)}")
+    hand = Text.from_markup(f"Hand: {_movement_list(state, state.m_hand)}")
     tableau = Table(title=f"Tableau ({len(state.tableau)}/{rules.tableau_limit})", title_justify="left",
                     show_edge=False, pad_edge=False)
     for column in ("#", "card", "face", "infl.", "icons", "bonuses L|R", "passive"):
@@ -356,7 +361,7 @@ def render_movement(state: GameState) -> RenderableType:
         goals.add_column(overflow="fold")
     for row in GOAL_ROWS:
         goals.add_row(*(_goal_cell(state, slot, open_slots) for slot in row))
-    achieved = Text("Achieved: " + (", ".join(goal_name(state, g) for g in state.achieved) or "—"))
+    achieved = Text.from_markup("Achieved: " + (", ".join(goal_name(state, g) for g in state.achieved) or "—"))
     decks = Text(f"Market deck {len(state.m_deck)} · discard {len(state.m_discard)}")
     return Panel(Group(status, hand, tableau, market, goals, achieved, decks), title="[bold]Movement[/]",
                  title_align="left")
@@ -371,4 +376,5 @@ def render_state(state: GameState) -> RenderableType:
     header = f"Round {state.round} · {phase_label(state)}"
     if state.outcome is not None:
         header += f" · {outcome_text(state.outcome)}"
-    return Group(Text(header, style="bold"), render_company(state), render_movement(state), render_supply(state))
+    return Group(Text.from_markup(header, style="bold"), render_company(state), render_movement(state),
+                 render_supply(state))

@@ -12,9 +12,9 @@ from rich.table import Table
 
 from doubtspec.agents.base import AGENTS, Matchup
 from doubtspec.agents.simulate import DEFAULT_MAX_ROUNDS, SimulationStats, iter_game, simulate
-from doubtspec.cli.common import CardsOption, JsonOption, RulingOption, console, err_console, load_game
+from doubtspec.cli.common import CardsOption, JsonOption, RulingOption, console, err_console, load_game, text
 from doubtspec.cli.render import describe_moves, outcome_text, render_state
-from doubtspec.errors import OptionError
+from doubtspec.errors import Interrupted, OptionError
 from doubtspec.model.actions import Action
 from doubtspec.model.engine import legal_actions, new_game
 from doubtspec.model.state import Actor, GameState, OutcomeReason, Phase
@@ -47,15 +47,30 @@ def simulate_command(
     as_json: JsonOption = False,
 ) -> None:
     """Play many seeded games and show who wins, how, and how long games last."""
+    if games < 1:
+        raise OptionError(f"expected at least one game, got {games}", field="--games")
+    if workers < 0:
+        raise OptionError(f"expected 0 (one per core) or more workers, got {workers}", field="--workers")
+    _check_rounds(max_rounds)
     matchup = Matchup.parse(agents)
     game = load_game(cards, ruling)
     started = time.perf_counter()
+    played = 0
+
+    def advance(count: int) -> None:
+        nonlocal played
+        played += count
+        progress.advance(task, count)
+
     # The bar goes to stderr so that --json output stays clean on stdout.
-    with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err_console, transient=True) as progress:
-        task = progress.add_task("games", total=games)
-        stats = simulate(game, games, seed, matchup, workers=workers, max_rounds=max_rounds,
-                         progress=lambda n: progress.advance(task, n))
+    try:
+        with Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=err_console, transient=True) as progress:
+            task = progress.add_task("games", total=games)
+            stats = simulate(game, games, seed, matchup, workers=workers, max_rounds=max_rounds, progress=advance)
+    except KeyboardInterrupt:
+        raise Interrupted(f"{played} of {games} games played in {time.perf_counter() - started:.1f} s; "
+                          "no figures printed") from None
     elapsed = time.perf_counter() - started
     if as_json:
         console.print_json(data=stats.to_json())
@@ -69,8 +84,8 @@ def _share(count: int, total: int) -> str:
 
 def _print_stats(stats: SimulationStats, elapsed: float, workers: int) -> None:
     total = stats.games
-    console.print(f"[bold]{total} games[/] · seed {stats.seed} · {stats.matchup} · {stats.cards} · "
-                  f"rulings {stats.rulings} · cap {stats.max_rounds} rounds", highlight=False)
+    console.print(f"[bold]{total} games[/] · seed {stats.seed} · {text(stats.matchup)} · {text(stats.cards)} · "
+                  f"rulings {text(stats.rulings)} · cap {stats.max_rounds} rounds", highlight=False)
     outcomes = Table(title="Outcomes", title_justify="left")
     for column in ("winner", "reason", "games", "share"):
         outcomes.add_column(column, justify="right" if column in ("games", "share") else "left")
@@ -104,7 +119,7 @@ def _print_stats(stats: SimulationStats, elapsed: float, workers: int) -> None:
                           f"replay one with `doubtspec play --seed SEED --agents {stats.matchup}`", highlight=False)
             for r in results[:3]:
                 if r.error:
-                    console.print(f"  seed {r.seed}: {r.error}", highlight=False)
+                    console.print(f"  seed {r.seed}: {text(r.error)}", highlight=False)
     rate = total / elapsed if elapsed > 0 else float("inf")
     console.print(f"[dim]{elapsed:.2f} s, {rate:.0f} games/s with {workers or 'all'} worker(s)[/]")
 
@@ -149,7 +164,7 @@ def play_command(
     elif state.round > max_rounds:
         console.print(f"[bold red]Unfinished:[/] cut off after {max_rounds} rounds", highlight=False)
     elif not legal_actions(state):
-        console.print(f"[bold red]Stuck:[/] no legal action in {state.summary()}", highlight=False)
+        console.print(f"[bold red]Stuck:[/] no legal action in {text(state.summary())}", highlight=False)
 
 
 def _print_turn(label: str, moves: list[tuple[GameState, Action]]) -> None:

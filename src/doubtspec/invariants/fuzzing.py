@@ -3,8 +3,25 @@
 `run_fuzz` runs `GameMachine` (configured for a card set, rulings and a selection of invariants)
 through Hypothesis's `run_state_machine_as_test` with a profile's settings, silences Hypothesis's
 own reporting, and returns the violations the machine recorded from Hypothesis's final, shrunk
-replays. A time budget is met by running in chunks of examples, each with its own derived seed,
-until the budget is spent; a fixed number of examples is one run.
+replays.
+
+How long a run lasts:
+
+* `examples=N` is one Hypothesis run of N examples (N games from Set-Up, each a stretch of rule
+  calls); a time `budget` is met by running in chunks of examples, each with its own derived seed,
+  until the budget is spent.
+* The first violation ends the search at once (Hypothesis's `report_multiple_bugs=False`): no more
+  examples are generated or targeted, and shrinking starts. Shrinking may slip to another broken
+  invariant with a smaller example; a run reports what its final replays show.
+* Shrinking is bounded by what is left of the budget (or by `SHRINK_SECONDS` for a run of a fixed
+  number of examples). When the bound is reached, Hypothesis stops shrinking and replays the
+  shortest failing example found so far, which is what the report shows; the result says that
+  shrinking was cut.
+
+Interrupts (`doubtspec.interrupts`): once a signal has been received, the machines skip their
+teardown checks (a half-played game is not a finding) and refuse to start another example, and
+`run_fuzz` raises `KeyboardInterrupt` whatever Hypothesis made of the interrupt, so the caller
+writes no report.
 
 Anything that goes wrong other than an invariant violation is re-raised: it is a bug in doubtspec
 (or a broken engine that the `contract.*` invariants did not catch) and the command line turns it
@@ -13,22 +30,38 @@ into exit code 70.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
+from unittest import mock
 
 from hypothesis import seed as hypothesis_seed
-from hypothesis.database import ExampleDatabase
+from hypothesis import settings as hypothesis_settings
+from hypothesis.control import current_build_context
+from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+from hypothesis.errors import InvalidArgument
+from hypothesis.internal.conjecture import engine as conjecture_engine
 from hypothesis.reporting import with_reporter
 from hypothesis.stateful import run_state_machine_as_test
 
+from doubtspec import interrupts
 from doubtspec.invariants.catalog import CATALOG, Invariant
-from doubtspec.invariants.machines import InvariantViolation, Recorder, Violation, machine_for
-from doubtspec.invariants.profiles import PROFILES, Profile
+from doubtspec.invariants.machines import GameMachine, InvariantViolation, Recorder, Violation, machine_for
+from doubtspec.invariants.profiles import DATABASE_DIR, PROFILES, Profile
 from doubtspec.model.game import Game
 
-CHUNK_EXAMPLES = 25
-"""Examples per Hypothesis run when fuzzing against a time budget."""
+CHUNK_EXAMPLES = 10
+"""Examples per Hypothesis run when fuzzing against a time budget (the budget is checked between runs)."""
+
+SHRINK_SECONDS = 120.0
+"""How long shrinking may take in a run of a fixed number of examples (a budgeted run uses its budget)."""
+
+DATABASE_BY_PROFILE: dict[str, Path | None] = {"ci": None, "dev": DATABASE_DIR, "nightly": DATABASE_DIR}
+"""Each profile's example database: `ci` runs without one, so that the same examples run every time;
+`dev` and `nightly` keep `.hypothesis/examples`, so that a failure found once is replayed first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +74,12 @@ class FuzzOptions:
     examples: int | None = None
     budget: float | None = None
     seed: int | None = None
-    database: ExampleDatabase | str | None = "default"
-    """"default": the profile's directory database; None: no database (tests); or a database."""
+    database: ExampleDatabase | Path | str | None = "default"
+    """"default": the profile's (`DATABASE_BY_PROFILE`); None: no database; a folder; or a database."""
     max_steps: int | None = None
     """Engine decisions per example, overriding the profile's."""
+    shrink_seconds: float = SHRINK_SECONDS
+    """The bound on shrinking when no budget is set."""
 
 
 @dataclass
@@ -53,12 +88,19 @@ class FuzzResult:
 
     seed: int
     examples: int
+    """Examples generated in the search (shrinking's replays are not counted)."""
     steps: int
     checks: int
     games: int
     elapsed: float
     runs: int
     violations: list[Violation] = field(default_factory=list)
+    shrink_seconds: float = 0.0
+    """Time spent shrinking (and replaying) after the first violation."""
+    shrink_cut: bool = False
+    """Whether shrinking was stopped by the time bound before it finished."""
+    database: str = "none"
+    """The example database used: a folder, or "none"."""
 
     @property
     def steps_per_second(self) -> float:
@@ -74,6 +116,16 @@ def resolve_seed(options: FuzzOptions) -> int:
     return random.SystemRandom().randrange(2**32)
 
 
+def resolve_database(options: FuzzOptions) -> ExampleDatabase | None:
+    """The example database of a run (see `FuzzOptions.database`)."""
+    chosen = options.database
+    if isinstance(chosen, str) and chosen == "default":
+        chosen = DATABASE_BY_PROFILE.get(options.profile.name, DATABASE_DIR)
+    if chosen is None or isinstance(chosen, ExampleDatabase):
+        return chosen
+    return DirectoryBasedExampleDatabase(str(chosen))
+
+
 def _only_violations(exc: BaseException) -> bool:
     if isinstance(exc, InvariantViolation):
         return True
@@ -82,36 +134,114 @@ def _only_violations(exc: BaseException) -> bool:
     return False
 
 
+def _is_final() -> bool:
+    try:
+        return current_build_context().is_final
+    except InvalidArgument:  # outside a Hypothesis run
+        return True
+
+
+@dataclass
+class _Progress:
+    """What the driver learns from each example's teardown: search size and when failures came."""
+
+    searched: int = 0
+    first_failure: float | None = None
+    final_replay: float | None = None
+
+
+def _driven(machine: type[GameMachine], progress: _Progress) -> type[GameMachine]:
+    """`machine` with the driver's hooks: examples counted, nothing checked or started after an interrupt.
+
+    The subclass keeps the machine's name and module, so Hypothesis files its examples under the
+    same database key.
+    """
+
+    def __init__(self: GameMachine) -> None:
+        if interrupts.received() is not None:
+            raise KeyboardInterrupt
+        machine.__init__(self)
+
+    def teardown(self: GameMachine) -> None:
+        if interrupts.received() is not None:
+            return  # the game was cut off by the interrupt: checking it would report the interrupt
+        try:
+            machine.teardown(self)
+        finally:
+            now = time.monotonic()
+            if progress.first_failure is None:
+                progress.searched += 1
+                if self.failed:
+                    progress.first_failure = now
+            elif self.failed and progress.final_replay is None and _is_final():
+                progress.final_replay = now
+
+    return type(machine.__name__, (machine,), {"__init__": __init__, "teardown": teardown,
+                                               "__module__": machine.__module__})
+
+
+@contextlib.contextmanager
+def _shrinking_bounded_by(seconds: float) -> Iterator[None]:
+    """Bound Hypothesis's shrinking to `seconds`.
+
+    Hypothesis stops shrinking after `MAX_SHRINKING_SECONDS` and then replays the shortest failing
+    example found so far; there is no setting for it, so the constant is lowered for the run.
+    """
+    with mock.patch.object(conjecture_engine, "MAX_SHRINKING_SECONDS", max(seconds, 0.0)):
+        yield
+
+
 def run_fuzz(options: FuzzOptions, recorder: Recorder | None = None) -> FuzzResult:
     """Fuzz the engine with the machines; returns statistics and the (shrunk) violations found.
 
     `recorder` receives live counters (for a progress display); a fresh one is used if omitted.
+    Raises `KeyboardInterrupt` when a signal stopped the run (see `doubtspec.interrupts`).
     """
     recorder = recorder or Recorder()
     recorder.started = time.monotonic()
-    machine = machine_for(options.game, options.invariants, recorder)
+    progress = _Progress()
+    machine = _driven(machine_for(options.game, options.invariants, recorder), progress)
     profile = options.profile
     if options.max_steps is not None:
         profile = Profile(profile.name, profile.description, options.max_steps, profile.examples, profile.budget,
                           profile.seed)
     base_seed = resolve_seed(options)
+    database = resolve_database(options)
     examples, budget = options.examples, options.budget
     if examples is None and budget is None:
         examples, budget = profile.examples, profile.budget
+    deadline = None if budget is None else recorder.started + budget
     runs = 0
-    while True:
-        chunk = examples if examples is not None else CHUNK_EXAMPLES
-        hypothesis_seed(base_seed + runs)(machine)
-        settings = profile.settings(database=options.database, max_examples=chunk)
-        runs += 1
-        try:
-            with with_reporter(lambda _message: None):
-                run_state_machine_as_test(machine, settings=settings)
-        except BaseException as exc:
-            if not _only_violations(exc):
-                raise
-            break
-        if examples is not None or budget is None or recorder.elapsed >= budget:
-            break
-    return FuzzResult(seed=base_seed, examples=recorder.examples, steps=recorder.steps, checks=recorder.checks,
-                      games=recorder.games, elapsed=recorder.elapsed, runs=runs, violations=recorder.violations())
+    try:
+        while True:
+            chunk = examples if examples is not None else CHUNK_EXAMPLES
+            hypothesis_seed(base_seed + runs)(machine)
+            settings = hypothesis_settings(profile.settings(database=database, max_examples=chunk),
+                                           report_multiple_bugs=False)
+            runs += 1
+            shrink_limit = options.shrink_seconds if deadline is None else deadline - time.monotonic()
+            try:
+                with with_reporter(lambda _message: None), _shrinking_bounded_by(shrink_limit):
+                    run_state_machine_as_test(machine, settings=settings)
+            except BaseException as exc:
+                if interrupts.received() is not None:
+                    raise KeyboardInterrupt from exc
+                if not _only_violations(exc):
+                    raise
+                break
+            if interrupts.received() is not None:
+                raise KeyboardInterrupt
+            if examples is not None or deadline is None or time.monotonic() >= deadline:
+                break
+    finally:
+        elapsed = recorder.elapsed
+    shrink_seconds = 0.0
+    shrink_cut = False
+    if progress.first_failure is not None:
+        shrink_seconds = recorder.started + elapsed - progress.first_failure
+        shrinking = (progress.final_replay or progress.first_failure + shrink_seconds) - progress.first_failure
+        shrink_cut = shrinking >= shrink_limit
+    return FuzzResult(seed=base_seed, examples=progress.searched, steps=recorder.steps, checks=recorder.checks,
+                      games=recorder.games, elapsed=elapsed, runs=runs, violations=recorder.violations(),
+                      shrink_seconds=shrink_seconds, shrink_cut=shrink_cut,
+                      database="none" if database is None else str(getattr(database, "path", database)))

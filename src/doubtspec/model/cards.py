@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any, NewType, TypeVar
 
 from doubtspec.errors import CardFileError
+from doubtspec.inputs import parse_toml, read_text
 
 CompanyCardId = NewType("CompanyCardId", int)
 MovementCardId = NewType("MovementCardId", int)
@@ -351,22 +351,12 @@ def default_cards_path() -> Path:
 def load_cards(path: Path | str | None = None) -> CardSet:
     """Read and validate a card file; `None` loads the shipped provisional set."""
     path = default_cards_path() if path is None else Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise CardFileError(f"cannot read card file: {exc.strerror or exc}", path=path) from exc
-    return parse_cards(text, path)
+    return parse_cards(read_text(path, error=CardFileError, what="card file"), path)
 
 
 def parse_cards(text: str, path: Path | str = "<string>") -> CardSet:
     """Validate the text of a card file (see `load_cards`)."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        match = re.search(r"line (\d+)", str(exc))
-        raise CardFileError(
-            f"not valid TOML: {exc}", path=path, line=int(match.group(1)) if match else None
-        ) from exc
+    raw = parse_toml(text, path, error=CardFileError, what="card file")
     return _Loader(raw, text, str(path)).load()
 
 

@@ -3,11 +3,18 @@
 The temporary file lives in the target's own directory, so the final rename never crosses file
 systems and is atomic on POSIX and Windows alike. An interrupted write leaves at most a hidden
 `.<name>.tmp-*` file behind, which the next write in that directory removes.
+
+Files and directories get the permissions the process's umask gives newly created ones (the
+temporaries are created private, as `tempfile` does, and opened up before they are renamed into
+place), so that reports can be read by whoever may read the rest of the folder, e.g. a CI upload.
+Two runs writing the same report at once both succeed: the second one's rename onto a directory
+that the first one just created falls back to replacing the files one by one.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import tempfile
 import time
@@ -24,6 +31,7 @@ def atomic_write_text(path: Path, text: str) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
+            os.fchmod(handle.fileno(), 0o666 & ~current_umask())
             os.fsync(handle.fileno())
         os.replace(temp, path)
     except BaseException:
@@ -50,10 +58,26 @@ def atomic_write_dir(path: Path, files: dict[str, str]) -> None:
     try:
         for name, text in files.items():
             atomic_write_text(temp / name, text)
-        os.replace(temp, path)
+        os.chmod(temp, 0o777 & ~current_umask())
+        try:
+            os.replace(temp, path)
+        except OSError as exc:
+            if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST) or not path.is_dir():
+                raise
+            # Another run wrote the same report between our check and our rename: replace its files.
+            for name, text in files.items():
+                atomic_write_text(path / name, text)
+            _remove_tree(temp)
     except BaseException:
         _remove_tree(temp)
         raise
+
+
+def current_umask() -> int:
+    """The process's umask (read by setting it and putting it back: there is no other portable way)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 STALE_AFTER = 600.0

@@ -83,7 +83,8 @@ def replay(trace: TraceFile, invariants: tuple[Invariant, ...] = CATALOG, cards:
         if not engine.is_legal(state, action):
             section, reason = engine.explain_illegal(state, action)
             line, what = trace.where(step)
-            raise TraceError(f"{what}: {action} is not legal here: {reason} [{section.value}]",
+            cause = "" if warning is None else f"; probably because {warning}"
+            raise TraceError(f"{what}: {action} is not legal here: {reason} [{section.value}]{cause}",
                              path=trace.source, line=line, field="actions")
         before = state
         state = engine.play(state, action)

@@ -20,12 +20,13 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from doubtspec.errors import TraceError
+from doubtspec.errors import InputError, TraceError
+from doubtspec.inputs import parse_json, read_text
 from doubtspec.invariants.catalog import Invariant, ProbeInvariant, StateInvariant, TraceInvariant
 from doubtspec.invariants.machines import Violation
 from doubtspec.model.state import STATE_FIELDS, GameState, Outcome
 from doubtspec.reports.atomic import atomic_write_dir
-from doubtspec.reports.trace import TraceFile
+from doubtspec.reports.trace import TraceFile, trace_from_json
 
 REPORT_FORMAT = "doubtspec-report"
 REPORT_VERSION = 1
@@ -90,6 +91,8 @@ class RunInfo:
     seed: int
     cards_path: str | None
     """The card file as given on the command line (None: the shipped set)."""
+    shrinking_cut: bool = False
+    """Whether the run's time bound stopped shrinking early (the trace is the shortest found so far)."""
 
 
 def trace_of(violation: Violation, run: RunInfo) -> TraceFile:
@@ -130,6 +133,7 @@ def build_report(violation: Violation, run: RunInfo, report_dir: Path) -> dict[s
         "rulings": violation.game.rulings.as_dict(),
         "seed": run.seed,
         "profile": run.profile,
+        "shrinking": {"cut": run.shrinking_cut},
         "trace": trace.to_json(),
         "before": None if violation.before is None else state_to_dict(violation.before),
         "after": state_to_dict(violation.after),
@@ -169,6 +173,10 @@ def render_markdown(report: dict[str, Any]) -> str:
         f"## Trace ({len(actions)} actions from Set-Up)",
         "",
     ]
+    shrinking = report.get("shrinking")
+    if isinstance(shrinking, dict) and shrinking.get("cut"):
+        lines[-1:-1] = ["Shrinking was cut short by the run's time bound: this is the shortest failing trace "
+                        "found in time, not necessarily the shortest there is.", ""]
     for number, text in enumerate(actions, start=1):
         mark = "  ← fails here" if number == step and report["probe"] is None else ""
         lines.append(f"{number}. `{text}`{mark}")
@@ -203,34 +211,104 @@ def write_report(violation: Violation, run: RunInfo, report_dir: Path) -> Path:
     return target
 
 
-def load_report(path: Path) -> dict[str, Any]:
-    """A report read back from its directory or its `report.json`; raises `TraceError` when malformed."""
-    file = path / "report.json" if path.is_dir() else path
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise TraceError(f"cannot read report: {exc.strerror or exc}", path=file) from exc
-    except json.JSONDecodeError as exc:
-        raise TraceError(f"not valid JSON: {exc.msg}", path=file, line=exc.lineno) from exc
+_REQUIRED: tuple[tuple[str, tuple[type, ...], bool], ...] = (
+    ("name", (str,), False),
+    ("invariant", (dict,), False),
+    ("invariant.id", (str,), False),
+    ("invariant.statement", (str,), False),
+    ("invariant.kind", (str,), False),
+    ("invariant.sections", (list,), False),
+    ("message", (str,), False),
+    ("step", (int,), False),
+    ("probe", (str,), True),
+    ("cards", (dict,), False),
+    ("cards.path", (str,), True),
+    ("cards.source", (str,), False),
+    ("cards.name", (str,), False),
+    ("cards.version", (str, int, float), False),
+    ("cards.fingerprint", (str,), False),
+    ("rulings", (dict,), False),
+    ("seed", (int,), True),
+    ("profile", (str,), False),
+    ("trace", (dict,), False),
+    ("trace.rulings", (dict,), False),
+    ("trace.actions", (list,), False),
+    ("before", (dict,), True),
+    ("after", (dict,), False),
+    ("changes", (list,), False),
+    ("replay", (str,), False),
+)
+"""Every field a report must have, its JSON types, and whether it may be null."""
+
+
+def check_report(data: object, file: Path) -> dict[str, Any]:
+    """`data` if it is a complete doubtspec report; `TraceError` naming the first missing or mistyped field."""
     if not isinstance(data, dict) or data.get("format") != REPORT_FORMAT:
         raise TraceError("not a doubtspec report", path=file, field="format")
+    for dotted, types, nullable in _REQUIRED:
+        value: Any = data
+        for key in dotted.split("."):
+            if not isinstance(value, dict) or key not in value:
+                raise TraceError("missing", path=file, field=dotted)
+            value = value[key]
+        if value is None and nullable:
+            continue
+        if not isinstance(value, types) or isinstance(value, bool):
+            expected = " or ".join({"str": "a string", "int": "an integer", "float": "a number", "dict": "an object",
+                                    "list": "a list"}[t.__name__] for t in types)
+            raise TraceError(f"expected {expected}{' or null' if nullable else ''}, got {_short(value, 40)}",
+                             path=file, field=dotted)
+    if data["step"] < 0:
+        raise TraceError(f"expected a step number of 0 or more, got {data['step']}", path=file, field="step")
+    for index, section in enumerate(data["invariant"]["sections"]):
+        if not isinstance(section, str):
+            raise TraceError("expected a string", path=file, field=f"invariant.sections[{index}]")
+    for index, change in enumerate(data["changes"]):
+        if not isinstance(change, dict) or not isinstance(change.get("field"), str) \
+                or not {"before", "after"} <= change.keys():
+            raise TraceError("expected an object with field, before and after", path=file, field=f"changes[{index}]")
+        for key in ("removed", "added"):
+            if key in change and not isinstance(change[key], list):
+                raise TraceError("expected a list", path=file, field=f"changes[{index}].{key}")
+    created = data.get("created")
+    if created is not None and not isinstance(created, str):
+        raise TraceError("expected a string", path=file, field="created")
     return data
 
 
-def list_reports(report_dir: Path) -> list[tuple[Path, dict[str, Any]]]:
-    """Every readable report under `report_dir`, newest first (unreadable ones are skipped)."""
+def load_report(path: Path) -> dict[str, Any]:
+    """A report read back from its directory or its `report.json`; raises `TraceError` when malformed."""
+    file = path / "report.json" if path.is_dir() else path
+    data = parse_json(read_text(file, error=TraceError, what="report"), file, error=TraceError, what="report")
+    report = check_report(data, file)
+    trace_from_json(report, file, "")  # the trace must be readable too
+    return report
+
+
+def scan_reports(report_dir: Path) -> tuple[list[tuple[Path, dict[str, Any]]], list[tuple[Path, InputError]]]:
+    """The reports under `report_dir`, newest first, and every entry that is not a readable report, with why.
+
+    Hidden entries (the temporaries of writes in progress) and plain files are not reports and are
+    passed over; a folder without a readable `report.json` is listed with the reason.
+    """
     found: list[tuple[Path, dict[str, Any]]] = []
+    broken: list[tuple[Path, InputError]] = []
     if not report_dir.is_dir():
-        return found
+        return found, broken
     for entry in sorted(report_dir.iterdir()):
-        if entry.name.startswith(".") or not (entry / "report.json").is_file():
+        if entry.name.startswith(".") or not entry.is_dir():
             continue
         try:
             found.append((entry, load_report(entry)))
-        except TraceError:
-            continue
+        except InputError as exc:
+            broken.append((entry, exc))
     found.sort(key=lambda item: str(item[1].get("created", "")), reverse=True)
-    return found
+    return found, broken
+
+
+def list_reports(report_dir: Path) -> list[tuple[Path, dict[str, Any]]]:
+    """Every readable report under `report_dir`, newest first (see `scan_reports` for the others)."""
+    return scan_reports(report_dir)[0]
 
 
 def violations_summary(violations: Iterable[Violation]) -> list[dict[str, Any]]:

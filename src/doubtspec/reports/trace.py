@@ -19,11 +19,13 @@ Every error names the file and the line (or the step) and exits the command line
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from doubtspec.errors import CardFileError, TraceError
+from doubtspec.errors import CardFileError, OptionError, TraceError
+from doubtspec.inputs import parse_json, read_text
 from doubtspec.model.actions import Action, parse_action
 from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
@@ -48,6 +50,8 @@ class TraceFile:
     """Where the trace was read from (for error messages)."""
     lines: tuple[int | None, ...] = field(default=(), compare=False)
     """The line of each action in `source`, when known."""
+    from_report: bool = field(default=False, compare=False)
+    """Whether `source` is a failure report (whose trace may be empty: a failure at Set-Up)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -95,7 +99,11 @@ class TraceFile:
             if not candidate.exists() and (Path(self.source).parent / candidate).exists():
                 path = Path(self.source).parent / candidate
         cards = load_cards(path)
-        return Game(cards, Rulings.parse(f"{k}={v}" for k, v in self.rulings))
+        try:
+            rulings = Rulings.parse(f"{k}={v}" for k, v in self.rulings)
+        except OptionError as exc:
+            raise TraceError(exc.message, path=self.source, field="rulings") from exc
+        return Game(cards, rulings)
 
 
 def _fail(message: str, source: Path, line: int | None = None, field: str | None = None) -> TraceError:
@@ -104,7 +112,13 @@ def _fail(message: str, source: Path, line: int | None = None, field: str | None
 
 def trace_from_json(data: object, source: Path, text: str) -> TraceFile:
     """A trace from parsed JSON (a trace object, or a report whose `trace` is one)."""
-    if isinstance(data, dict) and "trace" in data and isinstance(data["trace"], dict):
+    from_report = isinstance(data, dict) and data.get("format") == "doubtspec-report"
+    if from_report:
+        assert isinstance(data, dict)
+        data = data.get("trace")
+        if not isinstance(data, dict):
+            raise _fail("expected the trace as a JSON object", source, field="trace")
+    elif isinstance(data, dict) and "trace" in data and isinstance(data["trace"], dict):
         data = data["trace"]
     if not isinstance(data, dict):
         raise _fail("expected a JSON object with the trace", source, 1)
@@ -119,14 +133,16 @@ def trace_from_json(data: object, source: Path, text: str) -> TraceFile:
     path, fingerprint = cards.get("path"), cards.get("fingerprint")
     if path is not None and not isinstance(path, str):
         raise _fail("expected a string or null", source, field="cards.path")
+    if fingerprint is not None and not isinstance(fingerprint, str):
+        raise _fail("expected a string or null", source, field="cards.fingerprint")
     rulings = data.get("rulings", {})
     if not isinstance(rulings, dict) or not all(isinstance(v, str) for v in rulings.values()):
         raise _fail("expected an object of ruling ids to choices", source, field="rulings")
     seed = data.get("seed")
-    if seed is not None and not isinstance(seed, int):
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
         raise _fail("expected an integer or null", source, field="seed")
-    return TraceFile(tuple(actions), path, fingerprint if isinstance(fingerprint, str) else None,
-                     tuple(sorted(rulings.items())), seed, str(source), _action_lines(text, actions))
+    return TraceFile(tuple(actions), path, fingerprint, tuple(sorted(rulings.items())), seed, str(source),
+                     _action_lines(text, actions), from_report)
 
 
 def _action_lines(text: str, actions: list[str]) -> tuple[int | None, ...]:
@@ -143,7 +159,9 @@ def _action_lines(text: str, actions: list[str]) -> tuple[int | None, ...]:
                 line_no, cursor = i + 1, i + 1
                 break
         found.append(line_no)
-    return tuple(found)
+        if line_no is None:  # not written one per line: stop looking rather than rescan the file per action
+            break
+    return tuple(found) + (None,) * (len(actions) - len(found))
 
 
 def trace_from_text(text: str, source: Path) -> TraceFile:
@@ -172,34 +190,39 @@ def trace_from_text(text: str, source: Path) -> TraceFile:
             raise _fail(f"expected ID=CHOICE, got {spec!r}", source, field="rulings")
         rulings.append((rid, choice))
     seed = header.get("seed")
-    if seed is not None and not seed.lstrip("-").isdigit():
+    if seed is not None and not _INTEGER.fullmatch(seed):
         raise _fail(f"expected an integer, got {seed!r}", source, field="seed")
     return TraceFile(tuple(actions), cards, header.get("fingerprint"), tuple(sorted(rulings)),
                      int(seed) if seed is not None else None, str(source), tuple(lines))
 
 
+_INTEGER = re.compile(r"-?[0-9]{1,40}")
+"""A seed as written in a text trace (bounded, so a huge number is an error, not a slow parse)."""
+
+
 def load_trace(path: Path) -> TraceFile:
-    """Read a trace from a report directory, a `report.json`, a JSON trace or a text trace."""
+    """Read a trace from a report directory, a `report.json`, a JSON trace or a text trace.
+
+    A trace that is not part of a report must hold at least one action: an empty one would
+    "replay" without checking anything.
+    """
     if path.is_dir():
         path = path / "report.json"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TraceError(f"cannot read trace: {exc.strerror or exc}", path=path) from exc
-    if text.lstrip().startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise TraceError(f"not valid JSON: {exc.msg}", path=path, line=exc.lineno) from exc
-        return trace_from_json(data, path, text)
-    return trace_from_text(text, path)
+    text = read_text(path, error=TraceError, what="trace")
+    if text.lstrip().startswith(("{", "[")):
+        trace = trace_from_json(parse_json(text, path, error=TraceError, what="trace"), path, text)
+    else:
+        trace = trace_from_text(text, path)
+    if not trace.actions and not trace.from_report:
+        raise _fail("the trace holds no actions (nothing to replay)", path, field="actions")
+    return trace
 
 
 def check_cards(trace: TraceFile, game: Game) -> str | None:
     """A warning when the card file is not the one the trace was recorded with."""
     if trace.fingerprint and game.cards.fingerprint != trace.fingerprint:
         return (f"the card file {game.cards.source} has fingerprint {game.cards.fingerprint}, but the trace was "
-                f"recorded with {trace.fingerprint}: it has changed since")
+                f"recorded with {trace.fingerprint}: it is another card file, or it has changed since")
     return None
 
 

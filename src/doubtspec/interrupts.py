@@ -1,0 +1,52 @@
+"""Stopping cleanly on Ctrl-C (SIGINT) and SIGTERM.
+
+The command line installs one handler for both signals (`installed`). It remembers the first
+signal received and raises `KeyboardInterrupt`, so that every command stops the same way whatever
+the signal; long-running work (the fuzzer) asks `received()` afterwards to tell a real interrupt
+from one that a library caught and turned into something else, and skips work that would only be
+confused by a half-played game. The exit code follows the shell's convention: 128 plus the signal
+number (130 for SIGINT, 143 for SIGTERM).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+from types import FrameType
+
+_received: int | None = None
+
+
+def received() -> int | None:
+    """The first signal received since the handler was installed, or None."""
+    return _received
+
+
+def exit_code(default: int = signal.SIGINT) -> int:
+    """The conventional exit status for the signal received: 128 + its number."""
+    return 128 + int(_received if _received is not None else default)
+
+
+def _handler(signum: int, _frame: FrameType | None) -> None:
+    global _received
+    if _received is None:
+        _received = signum
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def installed() -> Iterator[None]:
+    """Handle SIGINT and SIGTERM as described above while the block runs (main thread only)."""
+    global _received
+    _received = None
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, _handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
