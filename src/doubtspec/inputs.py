@@ -45,6 +45,8 @@ def read_text(path: Path | str, *, error: ErrorType = InputError, what: str = "f
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
         raise error(f"cannot read {what}: {exc.strerror or exc}", path=path) from exc
+    except ValueError as exc:  # a NUL character in the path
+        raise error(f"cannot read {what}: {exc}", path=repr(str(path))) from exc
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):

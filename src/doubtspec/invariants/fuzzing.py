@@ -44,6 +44,7 @@ from hypothesis.control import current_build_context
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 from hypothesis.errors import InvalidArgument
 from hypothesis.internal.conjecture import engine as conjecture_engine
+from hypothesis.internal.conjecture.data import Status
 from hypothesis.reporting import with_reporter
 from hypothesis.stateful import run_state_machine_as_test
 
@@ -141,6 +142,19 @@ def _is_final() -> bool:
         return True
 
 
+def _counts_as_example() -> bool:
+    """Whether Hypothesis counts the example being torn down towards `max_examples`.
+
+    One that ran out of room for its choices (an overrun) or was rejected is not counted, and
+    replaced by another; counting it too would make `--examples N` report more than N.
+    """
+    try:
+        status = current_build_context().data.status
+    except InvalidArgument:
+        return True
+    return status not in (Status.OVERRUN, Status.INVALID)
+
+
 @dataclass
 class _Progress:
     """What the driver learns from each example's teardown: search size and when failures came."""
@@ -170,7 +184,7 @@ def _driven(machine: type[GameMachine], progress: _Progress) -> type[GameMachine
         finally:
             now = time.monotonic()
             if progress.first_failure is None:
-                progress.searched += 1
+                progress.searched += 1 if self.failed or _counts_as_example() else 0
                 if self.failed:
                     progress.first_failure = now
             elif self.failed and progress.final_replay is None and _is_final():

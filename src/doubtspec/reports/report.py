@@ -175,8 +175,8 @@ def render_markdown(report: dict[str, Any]) -> str:
     ]
     shrinking = report.get("shrinking")
     if isinstance(shrinking, dict) and shrinking.get("cut"):
-        lines[-1:-1] = ["Shrinking was cut short by the run's time bound: this is the shortest failing trace "
-                        "found in time, not necessarily the shortest there is.", ""]
+        lines += ["Shrinking was cut short by the run's time bound: this is the shortest failing trace found in "
+                  "time, not necessarily the shortest there is.", ""]
     for number, text in enumerate(actions, start=1):
         mark = "  ← fails here" if number == step and report["probe"] is None else ""
         lines.append(f"{number}. `{text}`{mark}")

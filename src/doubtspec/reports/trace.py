@@ -98,7 +98,14 @@ class TraceFile:
             candidate = Path(path)
             if not candidate.exists() and (Path(self.source).parent / candidate).exists():
                 path = Path(self.source).parent / candidate
-        cards = load_cards(path)
+        if cards_override is None and path is not None:
+            try:
+                cards = load_cards(path)
+            except CardFileError as exc:
+                raise TraceError(f"the card file the trace names cannot be used: {exc.describe()}",
+                                 path=self.source, field="cards") from exc
+        else:
+            cards = load_cards(path)
         try:
             rulings = Rulings.parse(f"{k}={v}" for k, v in self.rulings)
         except OptionError as exc:
@@ -131,8 +138,8 @@ def trace_from_json(data: object, source: Path, text: str) -> TraceFile:
     if not isinstance(cards, dict):
         raise _fail("expected an object with path and fingerprint", source, field="cards")
     path, fingerprint = cards.get("path"), cards.get("fingerprint")
-    if path is not None and not isinstance(path, str):
-        raise _fail("expected a string or null", source, field="cards.path")
+    if path is not None and (not isinstance(path, str) or not path.strip()):
+        raise _fail("expected a card file path or null", source, field="cards.path")
     if fingerprint is not None and not isinstance(fingerprint, str):
         raise _fail("expected a string or null", source, field="cards.fingerprint")
     rulings = data.get("rulings", {})
@@ -183,6 +190,8 @@ def trace_from_text(text: str, source: Path) -> TraceFile:
     cards = header.get("cards")
     if cards is not None and cards.startswith("("):
         cards = None
+    if cards == "":
+        raise _fail("expected a card file path (or no cards line for the shipped set)", source, field="cards")
     rulings: list[tuple[str, str]] = []
     for spec in filter(None, (s.strip() for s in header.get("rulings", "").split(","))):
         rid, sep, choice = spec.partition("=")
