@@ -244,3 +244,79 @@ def test_every_entry_says_what_is_invented(shipped: CardSet) -> None:
     entries = [*shipped.company.values(), *shipped.movement.values(), *shipped.goals.values()]
     assert all(isinstance(e.invented, tuple) for e in entries)
     assert any(e.invented == ("*",) for e in entries)
+
+
+# --- the input boundary: files that are not card files at all ---------------------------------------
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    import contextlib
+    import io
+
+    from doubtspec.cli.app import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code: object = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(list(args))
+        except SystemExit as done:
+            code = done.code
+    return int(code) if isinstance(code, int) else 0, out.getvalue(), err.getvalue()
+
+
+def test_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "cards.toml"
+    os.mkfifo(fifo)
+    code, _, err = _cli("cards", "check", str(fifo))  # used to block forever waiting for a writer
+    assert code == 2 and str(fifo) in err and "FIFO" in err
+
+
+def test_a_device_is_refused(tmp_path: Path) -> None:
+    code, _, err = _cli("cards", "check", "/dev/zero")
+    assert code == 2 and "/dev/zero" in err and "not a regular file" in err
+
+
+@pytest.mark.parametrize("data, needle", [
+    (b"[meta]\nname = \"caf\xe9\"\n", ":2: "),                      # latin-1, not UTF-8: the line is named
+    ("[meta]\nname = 'x'\n".encode("utf-16"), ":1: "),
+    (b"a = " + b"[" * 5000 + b"]" * 5000 + b"\n", "nests"),         # used to raise RecursionError (exit 70)
+    (b"a = " + b"[" * 80 + b"]" * 80 + b"\n", "nests more than 64"),
+    (b"[meta]\x00\n", "NUL"),
+])
+def test_undecodable_and_absurd_card_files_exit_2(tmp_path: Path, data: bytes, needle: str) -> None:
+    path = tmp_path / "cards.toml"
+    path.write_bytes(data)
+    code, _, err = _cli("cards", "check", str(path))
+    assert code == 2 and str(path) in err and needle in err, err
+
+
+def test_an_oversized_card_file_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from doubtspec import inputs
+
+    monkeypatch.setattr(inputs, "MAX_BYTES", 1000)
+    path = tmp_path / "cards.toml"
+    path.write_text("# padding\n" * 200)
+    code, _, err = _cli("cards", "check", str(path))
+    assert code == 2 and "too large" in err
+
+
+def _with_names(tmp_path: Path, name: str) -> Path:
+    import re
+
+    text = default_cards_path().read_text(encoding="utf-8")
+    marked = re.sub(r'^(name\s*=\s*)"([^"]*)"', lambda m: f'{m.group(1)}"{name}{m.group(2)}"', text,
+                    flags=re.MULTILINE)
+    path = tmp_path / "[red]cards.toml"
+    path.write_text(marked, encoding="utf-8")
+    return path
+
+
+def test_markup_in_names_and_paths_is_shown_as_written(tmp_path: Path) -> None:
+    path = _with_names(tmp_path, "[/] Free Samples ")
+    code, out, _ = _cli("cards", "check", str(path))
+    assert code == 0 and "[red]cards.toml" in out and "[/] Free Samples" in out
+    code, out, err = _cli("cards", "show", str(path))  # used to crash: Rich took the name for a closing tag
+    assert code == 0 and "[/] Free Samples" in out, err
+    code, _, err = _cli("cards", "check", str(tmp_path / "[red]missing.toml"))
+    assert code == 2 and "[red]missing.toml" in err

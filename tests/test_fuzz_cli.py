@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -164,3 +165,97 @@ def test_live_view_renders() -> None:
     console.print(FuzzView(recorder, "ci"))
     text = console.export_text()
     assert "examples" in text and "1,200" in text and "invariants checked" in text and "elapsed" in text
+
+
+# --- options checked before any work -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "0"])
+def test_non_finite_or_negative_budget_is_refused(value: str, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # `--budget nan` used to run forever: no elapsed time is ever >= NaN.
+    code, out, err = run(["fuzz", "--budget", value, "--report-dir", str(tmp_path / "r")], capsys)
+    assert code == 2 and "--budget" in err and "doubtspec fuzz:" not in out
+
+
+@pytest.mark.parametrize("option", ["--report-dir", "--junit-xml"])
+def test_unwritable_outputs_are_refused_before_fuzzing(option: str, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    target = blocker / "below" / ("fuzz.xml" if option == "--junit-xml" else "reports")
+    args = ["fuzz", *QUICK, option, str(target)]
+    if option == "--junit-xml":
+        args += ["--report-dir", str(tmp_path / "reports")]
+    code, out, err = run(args, capsys)
+    # It used to fuzz first and die with exit 70 when writing, losing what it had found.
+    assert code == 2 and option in err and "doubtspec fuzz:" not in out
+
+
+def test_a_ruling_chosen_twice_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(["fuzz", *QUICK, "--ruling", "draw-order=reshuffle-first", "--ruling",
+                        "draw-order=draw-first"], capsys)
+    assert code == 2 and "--ruling" in err and "twice" in err
+
+
+def test_version_and_plain_metavars(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(["--version"], capsys)
+    assert code == 0 and out.startswith("doubtspec ")
+    for command in (["fuzz"], ["replay"], ["simulate"], ["solve", "stars"], ["cards", "check"]):
+        code, out, _ = run([*command, "--help"], capsys)
+        assert code == 0 and "<bool>" not in out and "<list[str]>" not in out, command
+    code, out, _ = run(["fuzz", "--help"], capsys)
+    assert "ID=CHOICE" in out and "--database" in out
+
+
+# --- what a run does ------------------------------------------------------------------------------
+
+
+def test_examples_runs_exactly_n(capsys: pytest.CaptureFixture[str]) -> None:
+    # Seed 0 has an example that runs out of room for its choices (an overrun), which Hypothesis
+    # replaces; it used to be counted too (101 for 100).
+    code, out, _ = run(["fuzz", "--examples", "100", "--json"], capsys)
+    assert code == 0 and json.loads(out)["examples"] == 100
+
+
+def test_two_identical_ci_runs_report_the_same_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    figures = []
+    for _ in range(2):
+        code, out, _ = run(["fuzz", "--examples", "20", "--json"], capsys)
+        assert code == 0
+        data = json.loads(out)
+        figures.append((data["examples"], data["steps"], data["checks"], data["database"]))
+    # Both runs used to share .hypothesis/, whose saved targets changed the second run's examples.
+    assert figures[0] == figures[1] and figures[0][3] == "none"
+
+
+def test_database_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "db"
+    code, out, _ = run(["fuzz", *QUICK, "--database", str(folder), "--json"], capsys)
+    assert code == 0 and json.loads(out)["database"] == str(folder) and folder.is_dir()
+    code, out, _ = run(["fuzz", *QUICK, "--profile", "dev", "--seed", "1", "--database", "none", "--json"], capsys)
+    assert code == 0 and json.loads(out)["database"] == "none"
+
+
+def test_budget_bounds_shrinking_and_the_report_says_it_was_cut(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    reports = tmp_path / "reports"
+    with MUTANTS["scoring-slip"].active():
+        started = time.monotonic()
+        code, out, _ = run(["fuzz", "--budget", "3", "--report-dir", str(reports), "--json"], capsys)
+        took = time.monotonic() - started
+    summary = json.loads(out)
+    # Shrinking used to run on for minutes after the budget (60 s became 11 minutes).
+    assert code == 1 and summary["elapsed"] < 3 + 1.5 and took < 3 + 3
+    assert summary["shrinking"]["cut"] is True
+    report = Path(summary["violations"][0]["report"])
+    assert json.loads((report / "report.json").read_text())["shrinking"] == {"cut": True}
+    assert "Shrinking was cut short" in (report / "report.md").read_text()
+
+
+def test_the_search_stops_at_the_first_failure(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with MUTANTS["token-from-nothing"].active():
+        code, out, _ = run(["fuzz", "--examples", "300", "--report-dir", str(tmp_path), "--json"], capsys)
+    summary = json.loads(out)
+    # The failure comes within the first examples; the search used to go on for up to 1000 more calls.
+    assert code == 1 and summary["examples"] < 50 and summary["shrinking"]["cut"] is False

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import re
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -84,3 +86,15 @@ def test_renderer_describes_every_legal_action_of_a_game(game: Game) -> None:
     lines = describe_moves(moves)
     assert len(lines) < len(moves)  # draws and refills are merged
     assert any(line.startswith("Company draws ") and ", " in line for line in lines)
+
+
+def test_card_names_with_markup_are_shown_as_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from doubtspec.model.cards import default_cards_path
+
+    text = default_cards_path().read_text(encoding="utf-8")
+    cards = tmp_path / "cards.toml"
+    cards.write_text(re.sub(r'^(name\s*=\s*)"([^"]*)"', r'\1"[/]\2"', text, flags=re.MULTILINE), encoding="utf-8")
+    # Used to crash with a MarkupError: '[/]' closes a tag that was never opened.
+    code, out, err = run_cli(capsys, "play", "--seed", "5", "--cards", str(cards), "--max-rounds", "3")
+    assert code == 0, err
+    assert "[/]" in out

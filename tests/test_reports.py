@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from doubtspec.errors import TraceError
 from doubtspec.invariants.catalog import BY_ID
 from doubtspec.invariants.machines import Violation
+from doubtspec.model.cards import default_cards_path
 from doubtspec.model.engine import apply, legal_actions, new_game
 from doubtspec.model.game import Game
 from doubtspec.reports import atomic
@@ -150,3 +152,109 @@ def test_stale_temporaries_are_cleared(tmp_path: Path) -> None:
     os.utime(stale, (0, 0))
     atomic.remove_stale_temporaries(tmp_path)
     assert not stale.exists()
+
+
+# --- hardening: what used to be accepted silently or crash ------------------------------------------
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    import contextlib
+    import io
+
+    from doubtspec.cli.app import main
+
+    out, err = io.StringIO(), io.StringIO()
+    code: object = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(list(args))
+        except SystemExit as done:
+            code = done.code
+    return int(code) if isinstance(code, int) else 0, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("content", ["", "# cards: (shipped provisional set)\n# seed: 3\n",
+                                     '{"format": "doubtspec-trace", "actions": []}'])
+def test_an_empty_trace_is_refused(tmp_path: Path, content: str) -> None:
+    trace = tmp_path / "empty.trace"
+    trace.write_text(content)
+    code, _, err = _cli("replay", str(trace))  # used to print "replayed 0 steps: no violation", exit 0
+    assert code == 2 and str(trace) in err and "no actions" in err
+
+
+@pytest.mark.parametrize("header", ["# seed: --5", "# seed: ²", "# seed: " + "9" * 5000, "# cards:"])
+def test_malformed_text_headers_exit_2(tmp_path: Path, header: str) -> None:
+    trace = tmp_path / "t.trace"
+    trace.write_text(f"{header}\nchance 33\n", encoding="utf-8")
+    code, _, err = _cli("replay", str(trace))  # `--5` and `²` used to raise ValueError (exit 70)
+    assert code == 2 and str(trace) in err and "Traceback" not in err
+
+
+def test_a_report_naming_an_unknown_invariant_is_refused(tmp_path: Path, game: Game) -> None:
+    folder = write_report(_violation(game), RunInfo("ci", 0, None), tmp_path)
+    data = json.loads((folder / "report.json").read_text())
+    data["invariant"]["id"] = "no.such-invariant"
+    (folder / "report.json").write_text(json.dumps(data))
+    code, _, err = _cli("replay", str(folder), "-q")  # used to check the whole catalog without a word
+    assert code == 2 and "invariant.id" in err and "no.such-invariant" in err
+    code, out, _ = _cli("replay", str(folder), "-q", "--all")
+    assert code == 0 and "no violation" in out
+
+
+def test_unreadable_reports_are_listed_with_the_reason(tmp_path: Path, game: Game) -> None:
+    good = write_report(_violation(game), RunInfo("ci", 0, None), tmp_path)
+    (tmp_path / "lacks-keys").mkdir()
+    (tmp_path / "lacks-keys" / "report.json").write_text('{"format": "doubtspec-report"}')
+    (tmp_path / "no-json").mkdir()
+    (tmp_path / "garbage").mkdir()
+    (tmp_path / "garbage" / "report.json").write_bytes(b"\xff\xfe{")
+    # A report lacking keys used to break the listing of the whole folder (KeyError, exit 70); the
+    # others were dropped without a word.
+    code, out, err = _cli("report", str(tmp_path))
+    assert code == 2 and "Reports in" in out
+    for name, why in (("lacks-keys", "name: missing"), ("no-json", "cannot read report"),
+                      ("garbage", "not UTF-8")):
+        assert any(name in line and why in line for line in err.splitlines()), (name, err)
+    code, out, _ = _cli("report", str(tmp_path), "--json")
+    listed = {entry["name"]: entry for entry in json.loads(out)}
+    assert code == 2 and "error" in listed["lacks-keys"] and listed[good.name]["invariant"] == "tokens.influence"
+
+
+def test_replay_on_another_card_file_names_the_fingerprints(tmp_path: Path, game: Game) -> None:
+    folder = write_report(_violation(game), RunInfo("ci", 0, None), tmp_path)
+    text = default_cards_path().read_text(encoding="utf-8")
+    other = tmp_path / "other.toml"
+    other.write_text(text.replace("stacks_dealt = 7", "stacks_dealt = 6"), encoding="utf-8")
+    code, _, err = _cli("replay", str(folder), "--cards", str(other), "-q")
+    # It used to say only that a chance step was not legal.
+    assert code == 2 and "fingerprint" in err and "another card file" in err
+
+
+def test_files_are_created_with_the_umask(tmp_path: Path, game: Game) -> None:
+    old = os.umask(0o022)
+    try:
+        folder = write_report(_violation(game), RunInfo("ci", 0, None), tmp_path / "reports")
+        atomic_write_text(tmp_path / "fuzz.xml", "<x/>")
+    finally:
+        os.umask(old)
+    # They used to be 0600 in 0700 folders whatever the umask, which broke CI artifact uploads.
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o755
+    assert stat.S_IMODE((folder / "report.json").stat().st_mode) == 0o644
+    assert stat.S_IMODE((tmp_path / "fuzz.xml").stat().st_mode) == 0o644
+
+
+def test_a_report_written_by_another_run_meanwhile_is_replaced(tmp_path: Path, game: Game,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "tokens.influence-abc"
+    atomic_write_dir(target, {"report.json": "first run", "report.md": "first run"})
+    real_exists = Path.exists
+
+    def not_yet(path: Path, *args: object, **kwargs: object) -> bool:
+        # The other run's rename lands between this run's check and its own rename.
+        return False if path == target else real_exists(path)
+
+    monkeypatch.setattr(Path, "exists", not_yet)
+    atomic_write_dir(target, {"report.json": "second run", "report.md": "second run"})  # used to raise ENOTEMPTY
+    monkeypatch.undo()
+    assert (target / "report.json").read_text() == "second run"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]

@@ -34,13 +34,14 @@ ErrorType = Callable[..., InputError]
 
 
 def read_text(path: Path | str, *, error: ErrorType = InputError, what: str = "file",
-              max_bytes: int = MAX_BYTES) -> str:
+              max_bytes: int | None = None) -> str:
     """The text of a regular UTF-8 file, or `error` naming the file (and line) of the problem.
 
     The file is opened without blocking, so a FIFO with no writer is refused at once instead of
     hanging; a byte-order mark is accepted and dropped.
     """
     path = Path(path)
+    max_bytes = MAX_BYTES if max_bytes is None else max_bytes
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:

@@ -65,10 +65,11 @@ def main(argv: list[str] | None = None) -> None:
         try:
             app(args=argv)
         except InputError as exc:
-            err_console.print(f"[bold red]error:[/] {text(exc.describe())}", highlight=False)
+            # One unwrapped line, so that the file, line and field stay together (and can be copied).
+            err_console.print(f"[bold red]error:[/] {text(exc.describe())}", highlight=False, soft_wrap=True)
             sys.exit(ExitCode.BAD_INPUT)
         except Interrupted as stop:
-            err_console.print(f"[yellow]interrupted:[/] {text(stop.summary)}", highlight=False)
+            err_console.print(f"[yellow]interrupted:[/] {text(stop.summary)}", highlight=False, soft_wrap=True)
             sys.exit(interrupts.exit_code())
         except KeyboardInterrupt:
             err_console.print("[yellow]interrupted[/]", highlight=False)

@@ -372,7 +372,8 @@ def report_cmd(path: ReportPathArgument = None, show: ShowOption = None, as_json
         return
     found, broken = scan_reports(target)
     for _entry, problem in broken:
-        err_console.print(f"[bold red]error:[/] {text(problem.describe())} (not listed)", highlight=False)
+        err_console.print(f"[bold red]error:[/] {text(problem.describe())} (not listed)", highlight=False,
+                          soft_wrap=True)
     if show is not None:
         for number, (entry, data) in enumerate(found, start=1):
             if show in (entry.name, str(number)):
