@@ -36,6 +36,29 @@ def _handler(signum: int, _frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+def _record(signum: int, _frame: FrameType | None) -> None:
+    global _received
+    if _received is None:
+        _received = signum
+
+
+@contextlib.contextmanager
+def deferred() -> Iterator[None]:
+    """Only record SIGINT and SIGTERM while the block runs (for code that must not be cut in half,
+    such as imports of extension modules); the caller checks `received()` afterwards."""
+    global _received
+    _received = None
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, _record) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 @contextlib.contextmanager
 def installed() -> Iterator[None]:
     """Handle SIGINT and SIGTERM as described above while the block runs (main thread only)."""

@@ -13,6 +13,7 @@ import math
 import multiprocessing
 import os
 import random
+import signal
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -255,6 +256,8 @@ _WORKER: tuple[Game, int, Matchup, int] | None = None
 
 def _init_worker(game: Game, seed: int, matchup: Matchup, max_rounds: int) -> None:
     global _WORKER
+    # Ctrl-C reaches the whole process group; the parent stops the pool, so workers ignore it.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER = (game, seed, matchup, max_rounds)
 
 

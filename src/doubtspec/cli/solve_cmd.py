@@ -7,18 +7,29 @@ error (a witness the engine rejects) is a bug and exits 70.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
-from doubtspec.cli.common import CardsOption, JsonOption, RulingOption, console, err_console, load_game
+from doubtspec.cli.common import (
+    CardsOption,
+    JsonOption,
+    RulingOption,
+    console,
+    err_console,
+    load_game,
+    seconds_callback,
+)
 from doubtspec.cli.exitcodes import ExitCode
-from doubtspec.errors import OptionError
+from doubtspec.errors import Interrupted, OptionError
+from doubtspec.inputs import check_writable_file
 from doubtspec.model.game import Game
 from doubtspec.solver.bmc import DEFAULT_BUYS, DEFAULT_PLAYS, Caps
 from doubtspec.solver.degenerate import DEFAULT_THRESHOLDS, Finding, run_catalogue
@@ -44,8 +55,8 @@ OpponentOption = Annotated[Opponent, typer.Option(
     "--opponent", help="The other side's policy: any (both sides choose freely) or passive (the Movement always "
                        "passes; only for the Company's questions).")]
 TimeoutOption = Annotated[float, typer.Option(
-    "--timeout", min=0.001, help="Seconds for the whole question (witness hunt and proofs); what is not decided "
-                                 "in time is 'unknown'.")]
+    "--timeout", min=0.001, callback=seconds_callback("--timeout"),
+    help="Seconds for the whole question (witness hunt and proofs); what is not decided in time is 'unknown'.")]
 WitnessOption = Annotated[Path | None, typer.Option("--witness-out", dir_okay=False,
                                                     help="Write a 'yes' answer's witness trace (JSON) here.")]
 EarliestOption = Annotated[bool, typer.Option(
@@ -59,19 +70,22 @@ def _game(cards: Path | None, rulings: list[str] | None, witness_out: Path | Non
     """The game to ask about; a bad card file, ruling or witness path is reported before any solving."""
     game = load_game(cards, rulings)
     if witness_out is not None:
-        parent = witness_out.resolve().parent
-        if not parent.is_dir():
-            raise OptionError(f"{witness_out}: the folder {parent} does not exist", field="--witness-out")
-        if witness_out.is_dir():
-            raise OptionError(f"{witness_out} is a folder, not a file", field="--witness-out")
+        check_writable_file(witness_out, field="--witness-out")
     return game
 
 
 @contextmanager
 def _spinner(text: str) -> Iterator[None]:
-    """A live status line on stderr while a long answer is worked out (stdout stays clean for --json)."""
-    with err_console.status(text, spinner="dots"):
-        yield
+    """A live status line on stderr while a long answer is worked out (stdout stays clean for --json).
+
+    An interrupt ends the command with one line saying what was being asked (`doubtspec.cli.app`).
+    """
+    started = time.monotonic()
+    try:
+        with err_console.status(escape(text), spinner="dots"):
+            yield
+    except KeyboardInterrupt:
+        raise Interrupted(f"{text} stopped after {time.monotonic() - started:.1f} s: no answer") from None
 
 
 def _guarded(work: Callable[[], T]) -> T:
@@ -191,7 +205,8 @@ def goal(goal_number: Annotated[int, typer.Argument(metavar="G", min=1, help="Th
 
 @solve_app.command("goals")
 def goals(by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY,
-          timeout: Annotated[float, typer.Option("--timeout", min=0.001, help=(
+          timeout: Annotated[float, typer.Option("--timeout", min=0.001, callback=seconds_callback("--timeout"),
+                                                 help=(
               "Seconds for all the Goals together (shared evenly); what is not decided in time is 'unknown'."))]
           = 9 * DEFAULT_TIMEOUT_S,
           cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False,
