@@ -54,10 +54,10 @@ def _sample_trace() -> tuple[str, str, str]:
 
 TRACE_JSON, TRACE_TEXT, REPORT_JSON = _sample_trace()
 
-MARKUP = ["[/] Free Samples", "[red]x", "[bold]", "[/]", "[link=file:///]x[/link]", "\\[", "]["]
+MARKUP = ["[/] Free Samples", "[red]x", "[bold]", "[/]", "[link=file:///]x[/link]", "\\[", "][", ":x: emoji"]
 """Strings Rich would take for markup if they were not escaped."""
 
-FILE_NAMES = st.sampled_from(["input", "[red]input", "in [b]put[", "spaced name", "ünïcode", "x]["])
+FILE_NAMES = st.sampled_from(["input", "[red]input", "in [b]put[", "spaced name", "ünïcode", "x][", "emoji:x:"])
 
 json_scalars = st.one_of(st.none(), st.booleans(), st.integers(-(2**70), 2**70), st.floats(allow_nan=False),
                          st.text(max_size=20), st.sampled_from(MARKUP))

@@ -307,7 +307,7 @@ def _with_names(tmp_path: Path, name: str) -> Path:
     text = default_cards_path().read_text(encoding="utf-8")
     marked = re.sub(r'^(name\s*=\s*)"([^"]*)"', lambda m: f'{m.group(1)}"{name}{m.group(2)}"', text,
                     flags=re.MULTILINE)
-    path = tmp_path / "[red]cards.toml"
+    path = tmp_path / "[red]cards:x:.toml"
     path.write_text(marked, encoding="utf-8")
     return path
 
@@ -315,7 +315,7 @@ def _with_names(tmp_path: Path, name: str) -> Path:
 def test_markup_in_names_and_paths_is_shown_as_written(tmp_path: Path) -> None:
     path = _with_names(tmp_path, "[/] Free Samples ")
     code, out, _ = _cli("cards", "check", str(path))
-    assert code == 0 and "[red]cards.toml" in out and "[/] Free Samples" in out
+    assert code == 0 and "[red]cards:x:.toml" in out and "[/] Free Samples" in out
     code, out, err = _cli("cards", "show", str(path))  # used to crash: Rich took the name for a closing tag
     assert code == 0 and "[/] Free Samples" in out, err
     code, _, err = _cli("cards", "check", str(tmp_path / "[red]missing.toml"))

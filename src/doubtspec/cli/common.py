@@ -20,8 +20,9 @@ from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
 from doubtspec.model.rulings import Rulings
 
-console = Console()
-err_console = Console(stderr=True)
+# No emoji codes: a `:x:` in a path or a card name is text, not a picture.
+console = Console(emoji=False)
+err_console = Console(stderr=True, emoji=False)
 
 CardsOption = Annotated[
     Path | None,

@@ -95,7 +95,8 @@ def _guarded(work: Callable[[], T]) -> T:
     except UnsupportedCards as exc:
         raise OptionError(f"the solver cannot model this card file: {exc}", field="--cards") from exc
     except EncodingError as exc:
-        err_console.print(f"[bold red]encoding error[/] (a bug in the solver, not an answer): {exc}", highlight=False)
+        err_console.print(f"[bold red]encoding error[/] (a bug in the solver, not an answer): {escape(str(exc))}",
+                          highlight=False)
         raise typer.Exit(ExitCode.INTERNAL) from exc
 
 
@@ -115,7 +116,8 @@ def _headline(answer: Answer) -> str:
 
 
 def _render(answer: Answer) -> None:
-    console.print(Panel(f"{answer.question}\n{_headline(answer)}", title=f"solve {answer.kind.value}", expand=False))
+    console.print(Panel(f"{escape(answer.question)}\n{_headline(answer)}", title=f"solve {answer.kind.value}",
+                        expand=False))
     table = Table(title="unrolling: 'unsat' = impossible by that turn")
     table.add_column("turn", justify="right")
     table.add_column("result")
@@ -132,9 +134,9 @@ def _render(answer: Answer) -> None:
         outcome = answer.witness.final.outcome
         met = outcome.detail if outcome else f"Goal G{answer.goal} achieved at turn {answer.earliest}"
         console.print(f"witness ({answer.witness_from}): {len(answer.witness.actions)} engine actions, replayed "
-                      f"through the engine: {met}", highlight=False)
+                      f"through the engine: {escape(met)}", highlight=False)
     for note in answer.notes:
-        console.print(f"[yellow]note:[/] {note}", highlight=False)
+        console.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
     _render_assumptions(answer)
     console.print(f"time: {answer.seconds:.1f} s", highlight=False)
 
@@ -142,7 +144,7 @@ def _render(answer: Answer) -> None:
 def _render_assumptions(answer: Answer) -> None:
     console.print("assumed:", style="bold")
     for line in answer.assumptions.lines():
-        console.print(f"  {line}", highlight=False)
+        console.print(f"  {escape(line)}", highlight=False)
 
 
 def _finish(game: Game, answers: list[Answer], as_json: bool, witness_out: Path | None,
@@ -229,8 +231,9 @@ def goals(by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY,
         assert answer.goal is not None
         card = game.goal(answer.goal)
         status = {"yes": "[green]yes[/]", "no": "[red]no[/]", "unknown": "[yellow]unknown[/]"}[answer.status]
-        table.add_row(f"G{answer.goal}", card.name, str(card.points), str(card.cost), status, _earliest_cell(answer),
-                      str(answer.proved_none_by) if answer.proved_none_by else "-", f"{answer.seconds:.1f}")
+        table.add_row(f"G{answer.goal}", escape(card.name), str(card.points), str(card.cost), status,
+                      _earliest_cell(answer), str(answer.proved_none_by) if answer.proved_none_by else "-",
+                      f"{answer.seconds:.1f}")
     console.print(table)
     unreachable = [f"G{a.goal}" + ("" if a.exact else " (within the caps)") for a in answers if a.status == "no"]
     if unreachable:
