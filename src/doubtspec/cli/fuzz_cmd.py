@@ -245,10 +245,13 @@ def fuzz(
         raise Interrupted(_interrupted_summary(recorder)) from None
     run = RunInfo(profile.value, result.seed, None if cards is None else str(cards), result.shrink_cut)
     reports: dict[str, Path] = {}
-    for violation in result.violations:
-        reports[violation.invariant.id] = write_report(violation, run, report_dir)
-    if junit_xml is not None:
-        _junit(junit_xml, invariants, result, reports)
+    # The run is over: its findings are written whole, and a signal arriving meanwhile is too late
+    # to stop anything (the summary is printed and the run ends as it would have).
+    with interrupts.deferred():
+        for violation in result.violations:
+            reports[violation.invariant.id] = write_report(violation, run, report_dir)
+        if junit_xml is not None:
+            _junit(junit_xml, invariants, result, reports)
     if as_json:
         print(json.dumps({
             "status": "violation" if result.violations else "ok",
