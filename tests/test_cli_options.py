@@ -1,0 +1,54 @@
+"""Options of every command checked before any work: times, counts, outputs (exit 2, the option named)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import time
+from pathlib import Path
+
+import pytest
+
+from doubtspec.cli.app import main
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code: object = 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            main(list(args))
+        except SystemExit as done:
+            code = done.code
+    return int(code) if isinstance(code, int) else 0, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("args, option", [
+    (["solve", "stars", "--by-turn", "2", "--timeout", "inf"], "--timeout"),   # used to be accepted: no bound
+    (["solve", "goals", "--by-turn", "2", "--timeout", "nan"], "--timeout"),
+    (["simulate", "--games", "-1"], "--games"),
+    (["simulate", "--games", "1", "--workers", "-2"], "--workers"),
+    (["simulate", "--games", "1", "--max-rounds", "0"], "--max-rounds"),
+    (["simulate", "--games", "1", "--ruling", "draw-order=reshuffle-first", "--ruling", "draw-order=draw-first"],
+     "--ruling"),
+])
+def test_bad_options_are_refused_at_once(args: list[str], option: str) -> None:
+    started = time.monotonic()
+    code, _, err = _cli(*args)
+    assert code == 2 and option in err and time.monotonic() - started < 5
+
+
+def test_a_witness_target_in_a_file_is_refused_before_solving(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    code, _, err = _cli("solve", "stars", "--by-turn", "1", "--witness-out", str(blocker / "w.json"))
+    assert code == 2 and "--witness-out" in err
+
+
+def test_a_fifo_as_junit_target_is_refused(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "fuzz.xml"
+    os.mkfifo(fifo)
+    code, _, err = _cli("fuzz", "--examples", "1", "--junit-xml", str(fifo), "--report-dir", str(tmp_path / "r"))
+    assert code == 2 and "--junit-xml" in err and "not a regular file" in err
