@@ -11,6 +11,7 @@ number (130 for SIGINT, 143 for SIGTERM).
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 from collections.abc import Iterator
@@ -29,10 +30,24 @@ def exit_code(default: int = signal.SIGINT) -> int:
     return 128 + int(_received if _received is not None else default)
 
 
-def _handler(signum: int, _frame: FrameType | None) -> None:
+_UNSAFE_FRAMES = frozenset({"gc_callback", "__del__"})
+"""Functions in which an exception is printed and dropped by Python ("Exception ignored in ...")
+instead of propagating: Hypothesis's garbage-collection timer and finalisers."""
+
+REDELIVER_AFTER = 0.02
+"""Seconds after which a signal that arrived in one of those functions is delivered again."""
+
+
+def _handler(signum: int, frame: FrameType | None) -> None:
     global _received
     if _received is None:
         _received = signum
+    if frame is not None and frame.f_code.co_name in _UNSAFE_FRAMES:
+        # Raising here would print a traceback and lose the interrupt: send the signal again shortly.
+        timer = threading.Timer(REDELIVER_AFTER, os.kill, (os.getpid(), signum))
+        timer.daemon = True
+        timer.start()
+        return
     raise KeyboardInterrupt
 
 
