@@ -8,12 +8,14 @@ and its agents, never on how many worker processes shared the games.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import multiprocessing
 import os
 import random
 import signal
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -254,10 +256,24 @@ _WORKER: tuple[Game, int, Matchup, int] | None = None
 """The game, the simulation seed, the agents and the cap, set once in each worker process."""
 
 
+@contextlib.contextmanager
+def _workers_ignoring_ctrl_c() -> Iterator[None]:
+    """Start worker processes with SIGINT ignored from their first instruction (an ignored signal
+    stays ignored across exec): Ctrl-C reaches the whole process group, and the parent, not a worker
+    still starting up, is the one to stop the run. (A Ctrl-C in the milliseconds this takes is lost.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _init_worker(game: Game, seed: int, matchup: Matchup, max_rounds: int) -> None:
     global _WORKER
-    # Ctrl-C reaches the whole process group; the parent stops the pool, so workers ignore it.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C (see `simulate`)
     _WORKER = (game, seed, matchup, max_rounds)
 
 
@@ -299,7 +315,9 @@ def simulate(game: Game, games: int, seed: int, matchup: Matchup | None = None, 
         # hold a lock in another thread (the progress display refreshes from one).
         size = max(1, min(25, games // (workers * 4)))
         context = multiprocessing.get_context("spawn")
-        with context.Pool(workers, initializer=_init_worker, initargs=(game, seed, matchup, max_rounds)) as pool:
+        with _workers_ignoring_ctrl_c():
+            pool = context.Pool(workers, initializer=_init_worker, initargs=(game, seed, matchup, max_rounds))
+        with pool:
             for chunk in pool.imap_unordered(_run_range, _ranges(games, size)):
                 results.extend(chunk)
                 if progress is not None:
