@@ -183,7 +183,7 @@ def _database(value: str | None) -> Path | str | None:
 
 def _interrupted_summary(recorder: Recorder) -> str:
     found = len(recorder.latest)
-    return (f"fuzzing stopped after {recorder.elapsed:,.1f} s: {recorder.examples:,} examples, {recorder.steps:,} "
+    return (f"fuzzing stopped after {recorder.elapsed:,.1f} s: {recorder.games:,} games, {recorder.steps:,} "
             f"engine steps, {recorder.checks:,} checks"
             + (f"; {found} violation(s) seen but not shrunk" if found else "")
             + "; no report written, earlier reports untouched")
