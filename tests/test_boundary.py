@@ -12,7 +12,6 @@ The default suite tries a few hundred inputs; `-m slow` runs the same tests much
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import re
 import shutil
@@ -25,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from doubtspec.cli.app import main
+from cli_run import run_cli
 from doubtspec.invariants.catalog import BY_ID
 from doubtspec.invariants.machines import Violation
 from doubtspec.model.cards import default_cards_path, load_cards
@@ -146,14 +145,7 @@ class Outcome:
 
 
 def _run(args: list[str]) -> Outcome:
-    out, err = io.StringIO(), io.StringIO()
-    code: int | str | None = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(args)
-        except SystemExit as done:
-            code = done.code
-    return Outcome(code if isinstance(code, int) else (0 if code is None else 2), out.getvalue(), err.getvalue())
+    return Outcome(*run_cli(*args))
 
 
 def _check(outcome: Outcome, path: Path, args: list[str]) -> None:

@@ -16,6 +16,7 @@ from typing import get_args
 
 import pytest
 
+from cli_run import run_cli
 from doubtspec.errors import CardFileError
 from doubtspec.model.cards import (
     NAMED_EFFECTS,
@@ -249,31 +250,17 @@ def test_every_entry_says_what_is_invented(shipped: CardSet) -> None:
 # --- the input boundary: files that are not card files at all ---------------------------------------
 
 
-def _cli(*args: str) -> tuple[int, str, str]:
-    import contextlib
-    import io
-
-    from doubtspec.cli.app import main
-
-    out, err = io.StringIO(), io.StringIO()
-    code: object = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(list(args))
-        except SystemExit as done:
-            code = done.code
-    return int(code) if isinstance(code, int) else 0, out.getvalue(), err.getvalue()
 
 
 def test_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
     fifo = tmp_path / "cards.toml"
     os.mkfifo(fifo)
-    code, _, err = _cli("cards", "check", str(fifo))  # used to block forever waiting for a writer
+    code, _, err = run_cli("cards", "check", str(fifo))  # used to block forever waiting for a writer
     assert code == 2 and str(fifo) in err and "FIFO" in err
 
 
 def test_a_device_is_refused(tmp_path: Path) -> None:
-    code, _, err = _cli("cards", "check", "/dev/zero")
+    code, _, err = run_cli("cards", "check", "/dev/zero")
     assert code == 2 and "/dev/zero" in err and "not a regular file" in err
 
 
@@ -287,7 +274,7 @@ def test_a_device_is_refused(tmp_path: Path) -> None:
 def test_undecodable_and_absurd_card_files_exit_2(tmp_path: Path, data: bytes, needle: str) -> None:
     path = tmp_path / "cards.toml"
     path.write_bytes(data)
-    code, _, err = _cli("cards", "check", str(path))
+    code, _, err = run_cli("cards", "check", str(path))
     assert code == 2 and str(path) in err and needle in err, err
 
 
@@ -297,7 +284,7 @@ def test_an_oversized_card_file_is_refused(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(inputs, "MAX_BYTES", 1000)
     path = tmp_path / "cards.toml"
     path.write_text("# padding\n" * 200)
-    code, _, err = _cli("cards", "check", str(path))
+    code, _, err = run_cli("cards", "check", str(path))
     assert code == 2 and "too large" in err
 
 
@@ -314,9 +301,9 @@ def _with_names(tmp_path: Path, name: str) -> Path:
 
 def test_markup_in_names_and_paths_is_shown_as_written(tmp_path: Path) -> None:
     path = _with_names(tmp_path, "[/] Free Samples ")
-    code, out, _ = _cli("cards", "check", str(path))
+    code, out, _ = run_cli("cards", "check", str(path))
     assert code == 0 and "[red]cards:x:.toml" in out and "[/] Free Samples" in out
-    code, out, err = _cli("cards", "show", str(path))  # used to crash: Rich took the name for a closing tag
+    code, out, err = run_cli("cards", "show", str(path))  # used to crash: Rich took the name for a closing tag
     assert code == 0 and "[/] Free Samples" in out, err
-    code, _, err = _cli("cards", "check", str(tmp_path / "[red]missing.toml"))
+    code, _, err = run_cli("cards", "check", str(tmp_path / "[red]missing.toml"))
     assert code == 2 and "[red]missing.toml" in err

@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import time
 from pathlib import Path
 
 import pytest
 
-from doubtspec.cli.app import main
-
-
-def _cli(*args: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    code: object = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(list(args))
-        except SystemExit as done:
-            code = done.code
-    return int(code) if isinstance(code, int) else 0, out.getvalue(), err.getvalue()
+from cli_run import run_cli
 
 
 @pytest.mark.parametrize("args, option", [
@@ -34,14 +21,14 @@ def _cli(*args: str) -> tuple[int, str, str]:
 ])
 def test_bad_options_are_refused_at_once(args: list[str], option: str) -> None:
     started = time.monotonic()
-    code, _, err = _cli(*args)
+    code, _, err = run_cli(*args)
     assert code == 2 and option in err and time.monotonic() - started < 5
 
 
 def test_a_witness_target_in_a_file_is_refused_before_solving(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
-    code, _, err = _cli("solve", "stars", "--by-turn", "1", "--witness-out", str(blocker / "w.json"))
+    code, _, err = run_cli("solve", "stars", "--by-turn", "1", "--witness-out", str(blocker / "w.json"))
     assert code == 2 and "--witness-out" in err
 
 
@@ -50,5 +37,5 @@ def test_a_fifo_as_junit_target_is_refused(tmp_path: Path) -> None:
 
     fifo = tmp_path / "fuzz.xml"
     os.mkfifo(fifo)
-    code, _, err = _cli("fuzz", "--examples", "1", "--junit-xml", str(fifo), "--report-dir", str(tmp_path / "r"))
+    code, _, err = run_cli("fuzz", "--examples", "1", "--junit-xml", str(fifo), "--report-dir", str(tmp_path / "r"))
     assert code == 2 and "--junit-xml" in err and "not a regular file" in err

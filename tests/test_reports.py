@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_run import run_cli
 from doubtspec.errors import TraceError
 from doubtspec.invariants.catalog import BY_ID
 from doubtspec.invariants.machines import Violation
@@ -157,20 +158,6 @@ def test_stale_temporaries_are_cleared(tmp_path: Path) -> None:
 # --- hardening: what used to be accepted silently or crash ------------------------------------------
 
 
-def _cli(*args: str) -> tuple[int, str, str]:
-    import contextlib
-    import io
-
-    from doubtspec.cli.app import main
-
-    out, err = io.StringIO(), io.StringIO()
-    code: object = 0
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            main(list(args))
-        except SystemExit as done:
-            code = done.code
-    return int(code) if isinstance(code, int) else 0, out.getvalue(), err.getvalue()
 
 
 @pytest.mark.parametrize("content", ["", "# cards: (shipped provisional set)\n# seed: 3\n",
@@ -178,7 +165,7 @@ def _cli(*args: str) -> tuple[int, str, str]:
 def test_an_empty_trace_is_refused(tmp_path: Path, content: str) -> None:
     trace = tmp_path / "empty.trace"
     trace.write_text(content)
-    code, _, err = _cli("replay", str(trace))  # used to print "replayed 0 steps: no violation", exit 0
+    code, _, err = run_cli("replay", str(trace))  # used to print "replayed 0 steps: no violation", exit 0
     assert code == 2 and str(trace) in err and "no actions" in err
 
 
@@ -186,7 +173,7 @@ def test_an_empty_trace_is_refused(tmp_path: Path, content: str) -> None:
 def test_malformed_text_headers_exit_2(tmp_path: Path, header: str) -> None:
     trace = tmp_path / "t.trace"
     trace.write_text(f"{header}\nchance 33\n", encoding="utf-8")
-    code, _, err = _cli("replay", str(trace))  # `--5` and `²` used to raise ValueError (exit 70)
+    code, _, err = run_cli("replay", str(trace))  # `--5` and `²` used to raise ValueError (exit 70)
     assert code == 2 and str(trace) in err and "Traceback" not in err
 
 
@@ -195,9 +182,9 @@ def test_a_report_naming_an_unknown_invariant_is_refused(tmp_path: Path, game: G
     data = json.loads((folder / "report.json").read_text())
     data["invariant"]["id"] = "no.such-invariant"
     (folder / "report.json").write_text(json.dumps(data))
-    code, _, err = _cli("replay", str(folder), "-q")  # used to check the whole catalog without a word
+    code, _, err = run_cli("replay", str(folder), "-q")  # used to check the whole catalog without a word
     assert code == 2 and "invariant.id" in err and "no.such-invariant" in err
-    code, out, _ = _cli("replay", str(folder), "-q", "--all")
+    code, out, _ = run_cli("replay", str(folder), "-q", "--all")
     assert code == 0 and "no violation" in out
 
 
@@ -210,12 +197,12 @@ def test_unreadable_reports_are_listed_with_the_reason(tmp_path: Path, game: Gam
     (tmp_path / "garbage" / "report.json").write_bytes(b"\xff\xfe{")
     # A report lacking keys used to break the listing of the whole folder (KeyError, exit 70); the
     # others were dropped without a word.
-    code, out, err = _cli("report", str(tmp_path))
+    code, out, err = run_cli("report", str(tmp_path))
     assert code == 2 and "Reports in" in out
     for name, why in (("lacks-keys", "name: missing"), ("no-json", "cannot read report"),
                       ("garbage", "not UTF-8")):
         assert any(name in line and why in line for line in err.splitlines()), (name, err)
-    code, out, _ = _cli("report", str(tmp_path), "--json")
+    code, out, _ = run_cli("report", str(tmp_path), "--json")
     listed = {entry["name"]: entry for entry in json.loads(out)}
     assert code == 2 and "error" in listed["lacks-keys"] and listed[good.name]["invariant"] == "tokens.influence"
 
@@ -225,7 +212,7 @@ def test_replay_on_another_card_file_names_the_fingerprints(tmp_path: Path, game
     text = default_cards_path().read_text(encoding="utf-8")
     other = tmp_path / "other.toml"
     other.write_text(text.replace("stacks_dealt = 7", "stacks_dealt = 6"), encoding="utf-8")
-    code, _, err = _cli("replay", str(folder), "--cards", str(other), "-q")
+    code, _, err = run_cli("replay", str(folder), "--cards", str(other), "-q")
     # It used to say only that a chance step was not legal.
     assert code == 2 and "fingerprint" in err and "another card file" in err
 
