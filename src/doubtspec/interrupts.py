@@ -14,7 +14,7 @@ import contextlib
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
 
 _received: int | None = None
@@ -57,34 +57,31 @@ def _record(signum: int, _frame: FrameType | None) -> None:
         _received = signum
 
 
+Handler = Callable[[int, FrameType | None], None]
+
+
 @contextlib.contextmanager
-def deferred() -> Iterator[None]:
+def _handling(handler: Handler) -> Iterator[None]:
+    """`handler` for SIGINT and SIGTERM while the block runs, forgetting earlier signals (main thread only)."""
+    global _received
+    _received = None
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, before in previous.items():
+            signal.signal(sig, before)
+
+
+def deferred() -> contextlib.AbstractContextManager[None]:
     """Only record SIGINT and SIGTERM while the block runs (for code that must not be cut in half,
     such as imports of extension modules); the caller checks `received()` afterwards."""
-    global _received
-    _received = None
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {sig: signal.signal(sig, _record) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+    return _handling(_record)
 
 
-@contextlib.contextmanager
-def installed() -> Iterator[None]:
-    """Handle SIGINT and SIGTERM as described above while the block runs (main thread only)."""
-    global _received
-    _received = None
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {sig: signal.signal(sig, _handler) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+def installed() -> contextlib.AbstractContextManager[None]:
+    """Handle SIGINT and SIGTERM as described in the module docstring while the block runs."""
+    return _handling(_handler)
