@@ -108,9 +108,11 @@ def _check(ending: Ending, folder: Path) -> str:
     return "finished"
 
 
-def _storm(count: int, seed: int, tmp_path: Path) -> Counter[tuple[str, str, str]]:
+def _storm(count: int, seed: int, tmp_path: Path) -> tuple[Counter[tuple[str, str, str]], list[float]]:
+    """Send `count` signals at random moments; the endings by class and how long each took to stop."""
     rng = random.Random(seed)
     seen: Counter[tuple[str, str, str]] = Counter()
+    stopping: list[float] = []
     for number in range(count):
         command = rng.choice(sorted(COMMANDS))
         sig = rng.choice([signal.SIGINT, signal.SIGTERM])
@@ -118,20 +120,26 @@ def _storm(count: int, seed: int, tmp_path: Path) -> Counter[tuple[str, str, str
         folder = tmp_path / f"run-{number}"
         folder.mkdir()
         ending = _send(command, sig, delay, folder)
-        seen[(command, sig.name, _check(ending, folder))] += 1
-    return seen
+        how = _check(ending, folder)
+        seen[(command, sig.name, how)] += 1
+        if how == "interrupted":
+            stopping.append(ending.after_signal)
+    return seen, stopping
 
 
 def test_a_few_interrupts(tmp_path: Path) -> None:
-    seen = _storm(4, 0, tmp_path)
-    assert sum(seen.values()) == 4
+    seen, stopping = _storm(4, 0, tmp_path)
+    assert sum(seen.values()) == 4 and all(seconds < 10 for seconds in stopping)
 
 
 @pytest.mark.slow
 def test_many_interrupts(tmp_path: Path) -> None:
-    seen = _storm(60, 1, tmp_path)
+    seen, stopping = _storm(60, 1, tmp_path)
+    stopping.sort()
     print(json.dumps({" ".join(k): v for k, v in sorted(seen.items())}, indent=1))
+    print(f"stopped within {stopping[len(stopping) // 2]:.2f} s (median), {stopping[-1]:.2f} s (slowest)")
     assert sum(v for (_, _, how), v in seen.items() if how == "interrupted") >= 40
+    assert stopping[-1] < 10
 
 
 def test_interrupt_while_shrinking_reports_no_violation(tmp_path: Path) -> None:
