@@ -31,9 +31,9 @@ from doubtspec.reports.report import load_report
 RUN_WITH_MUTANT = """
 import sys
 from doubtspec import interrupts
-with interrupts.deferred():
-    from doubtspec.cli.app import main
-    from doubtspec.invariants.mutants import MUTANTS
+interrupts.record_only()
+from doubtspec.cli.app import main
+from doubtspec.invariants.mutants import MUTANTS
 if interrupts.received() is not None:
     print("interrupted while starting", file=sys.stderr)
     sys.exit(interrupts.exit_code())

@@ -76,6 +76,18 @@ def _handling(handler: Handler) -> Iterator[None]:
             signal.signal(sig, before)
 
 
+def record_only() -> None:
+    """From now on, only record SIGINT and SIGTERM (main thread only; not undone).
+
+    For the executable's whole life outside a command: while its modules are imported (an extension
+    module's import must not be cut in half) and while the interpreter shuts down after the command
+    has finished (a signal then changes nothing). A command installs `installed` over it.
+    """
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, _record)
+
+
 def deferred() -> contextlib.AbstractContextManager[None]:
     """Only record SIGINT and SIGTERM while the block runs (for code that must not be cut in half,
     such as imports of extension modules); the caller checks `received()` afterwards."""
