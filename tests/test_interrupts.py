@@ -37,8 +37,11 @@ from doubtspec.invariants.mutants import MUTANTS
 if interrupts.received() is not None:
     print("interrupted while starting", file=sys.stderr)
     sys.exit(interrupts.exit_code())
-with MUTANTS[sys.argv[1]].active():
-    main(sys.argv[2:])
+try:
+    with MUTANTS[sys.argv[1]].active():
+        main(sys.argv[2:])
+finally:
+    interrupts.ignored_from_now()
 """
 """Runs the command line with one of the deliberately broken engines (`doubtspec.invariants.mutants`)."""
 

@@ -79,13 +79,21 @@ def _handling(handler: Handler) -> Iterator[None]:
 def record_only() -> None:
     """From now on, only record SIGINT and SIGTERM (main thread only; not undone).
 
-    For the executable's whole life outside a command: while its modules are imported (an extension
-    module's import must not be cut in half) and while the interpreter shuts down after the command
-    has finished (a signal then changes nothing). A command installs `installed` over it.
+    For the executable's start: while its modules are imported (an extension module's import must
+    not be cut in half). A command installs `installed` over it.
     """
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, _record)
+
+
+def ignored_from_now() -> None:
+    """Ignore SIGINT and SIGTERM from now on (main thread only; not undone): for the moments after
+    the command has finished, while the interpreter shuts down. (Python puts back the default
+    action of a signal it handles when it shuts down, so `record_only` would not last until exit.)"""
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, signal.SIG_IGN)
 
 
 def deferred() -> contextlib.AbstractContextManager[None]:

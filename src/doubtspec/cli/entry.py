@@ -5,7 +5,7 @@ a second. A Ctrl-C or SIGTERM in that time must end the process like one a momen
 or 143, one line, no traceback), but must not cut an extension module's import in half (Z3 then
 prints errors from half-built objects at exit); so signals are only recorded during the imports,
 and acted on right after them. The command itself handles them (`doubtspec.cli.app.main`); once it
-has finished, a signal arriving while the interpreter shuts down is recorded and changes nothing.
+has finished, a signal arriving while the interpreter shuts down is ignored: it changes nothing.
 """
 
 from __future__ import annotations
@@ -18,9 +18,12 @@ from doubtspec import interrupts
 def main() -> None:
     """Run `doubtspec.cli.app.main` with SIGINT and SIGTERM handled from start to exit."""
     interrupts.record_only()
-    from doubtspec.cli.app import main as run
+    try:
+        from doubtspec.cli.app import main as run
 
-    if interrupts.received() is not None:
-        print("interrupted while starting: nothing done", file=sys.stderr)
-        sys.exit(interrupts.exit_code())
-    run()
+        if interrupts.received() is not None:
+            print("interrupted while starting: nothing done", file=sys.stderr)
+            sys.exit(interrupts.exit_code())
+        run()
+    finally:
+        interrupts.ignored_from_now()
