@@ -136,8 +136,9 @@ def test_a_few_interrupts(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_many_interrupts(tmp_path: Path) -> None:
-    seen, stopping = _storm(60, 1, tmp_path)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_many_interrupts(seed: int, tmp_path: Path) -> None:
+    seen, stopping = _storm(60, seed, tmp_path)
     stopping.sort()
     print(json.dumps({" ".join(k): v for k, v in sorted(seen.items())}, indent=1))
     print(f"stopped within {stopping[len(stopping) // 2]:.2f} s (median), {stopping[-1]:.2f} s (slowest)")
