@@ -1,0 +1,100 @@
+"""The `ban` invariants.
+
+Bans: banned cards are not played (but with Loopholes), not offered, and never trigger from the Reserve.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from doubtspec.invariants.derived import (
+    card_kind,
+    loopholes,
+)
+from doubtspec.invariants.shapes import (
+    Invariant,
+    StateInvariant,
+    TransitionInvariant,
+)
+from doubtspec.model import engine
+from doubtspec.model.actions import (
+    Action,
+    PlayReserve,
+    PlayStandard,
+)
+from doubtspec.model.state import STATE_FIELDS, GameState, Phase
+from doubtspec.rulebook import Section
+
+S = Section
+
+
+def _ban_play(before: GameState, action: Action, after: GameState) -> str | None:
+    match action:
+        case PlayStandard(card=card) if card_kind(before, card) in before.banned and not loopholes(before):
+            return f"banned card {card} ({card_kind(before, card)}) played for its standard effect without Loopholes"
+        case PlayReserve(card=card) if card_kind(before, card) in before.banned:
+            return f"banned card {card} ({card_kind(before, card)}) played into the Reserve"
+    return None
+
+
+_COMPARED = tuple(name for name in STATE_FIELDS if name not in ("game", "c_reserve"))
+
+
+def _ban_trigger(before: GameState, action: Action, after: GameState) -> str | None:
+    if not isinstance(action, PlayStandard) or not before.banned:
+        return None
+    side = before.game.company_card(action.card).standard
+    if side is None or side.trigger is None:
+        return None
+    silent = [c for c in before.c_reserve if card_kind(before, c) in before.banned
+              and before.game.company_card(c).reserve is not None]
+    if not silent:
+        return None
+    # The banned Reserve cards must act as if they were not there: play the same card with them
+    # taken out of the Reserve, and the rest of the table must come out the same.
+    without = dataclasses.replace(before, c_reserve=tuple(c for c in before.c_reserve if c not in silent))
+    expected = engine.apply(without, action)
+    for name in _COMPARED:
+        if getattr(expected, name) != getattr(after, name):
+            return (f"banned Reserve cards {silent} changed the resolution of {action}: {name} is "
+                    f"{getattr(after, name)!r}, without them it would be {getattr(expected, name)!r}")
+    return None
+
+
+def _ban_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, ban each kind in the hand in turn and see what the engine offers.
+
+    Bans need a Goal achieved first, which generated games rarely reach early; asking the engine's
+    legality about the same hand under each possible ban checks ban enforcement on every turn.
+    """
+    if (state.outcome is not None or state.pending or state.phase is not Phase.COMPANY_PLAY or state.plays
+            or not state.c_hand):
+        return None
+    cards = state.cards.company
+    kinds = sorted({cards[c].kind for c in state.c_hand} - set(state.banned))  # type: ignore[index]
+    for kind in kinds:
+        banned = tuple(sorted((*state.banned, kind)))
+        loopholes = any(
+            (side := cards[r].reserve) is not None and side.loopholes and cards[r].kind not in banned  # type: ignore[index]
+            for r in state.c_reserve
+        )
+        offered = engine.legal_actions(dataclasses.replace(state, banned=banned))
+        for action in offered:
+            if isinstance(action, PlayReserve | PlayStandard) and cards[action.card].kind in banned:  # type: ignore[index]
+                if isinstance(action, PlayStandard) and loopholes:
+                    continue
+                return f"with {kind} banned, the engine offers {action}"
+    return None
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    TransitionInvariant("ban.play", "A banned card is played only for its standard effect, and only with Loopholes.",
+                        (S.COMPANY_INTERFERENCE, S.MOVEMENT_INTERFERENCE), _ban_play),
+    TransitionInvariant("ban.reserve-trigger", "A banned card in the Reserve never triggers.",
+                        (S.COMPANY_INTERFERENCE, S.RESERVE_EFFECTS), _ban_trigger),
+    StateInvariant("ban.offers",
+                   "With any kind in the hand banned, no card of it is offered for play but a standard play with"
+                   " Loopholes.",
+                   (S.COMPANY_INTERFERENCE, S.MOVEMENT_INTERFERENCE), _ban_offers),
+)
+"""The `ban.*` invariants, in the order they are checked and listed."""

@@ -1,0 +1,75 @@
+"""The `lobby` invariants. Lobbying: at most three Profit tokens per card, and Profit that stays with its card."""
+
+from __future__ import annotations
+
+from doubtspec.invariants.shapes import (
+    Invariant,
+    StateInvariant,
+    TransitionInvariant,
+)
+from doubtspec.model.actions import (
+    Action,
+    LobbyOn,
+    MovementBuy,
+    Unlobby,
+)
+from doubtspec.model.state import NO_CARD, GameState
+from doubtspec.rulebook import Section
+
+S = Section
+
+
+def _lobby_limit(state: GameState) -> str | None:
+    if max(state.market_profit, default=0) == 0 and max(state.goal_profit, default=0) == 0:
+        return None
+    for where, cards, profits in (("market", state.market, state.market_profit),
+                                  ("goal", state.goals, state.goal_profit)):
+        for i, (card, profit) in enumerate(zip(cards, profits, strict=True)):
+            if profit > 3:
+                return f"{profit} Profit tokens on {where}:{i} (card {card}); at most three per card"
+            if card == NO_CARD and profit:
+                return f"{profit} Profit tokens left on the empty {where}:{i}"
+    return None
+
+
+def _lobby_moves(before: GameState, action: Action, after: GameState) -> str | None:
+    if (not isinstance(action, LobbyOn | Unlobby | MovementBuy)
+            and before.market_profit == after.market_profit and before.goal_profit == after.goal_profit
+            and before.market == after.market and before.goals == after.goals):
+        return None
+    target_where, target_index = "", -1
+    if isinstance(action, LobbyOn | Unlobby):
+        target_where, target_index = action.where.value, action.index
+    elif isinstance(action, MovementBuy):
+        # Buying a Card: the Profit returns when the card is paid for, before its space's Action.
+        target_where, target_index = "market", action.space
+    for where, b_cards, b_profit, a_cards, a_profit in (
+        ("market", before.market, before.market_profit, after.market, after.market_profit),
+        ("goal", before.goals, before.goal_profit, after.goals, after.goal_profit),
+    ):
+        held = {card: p for card, p in zip(b_cards, b_profit, strict=True) if card != NO_CARD}
+        for i, (card, profit) in enumerate(zip(a_cards, a_profit, strict=True)):
+            if card == NO_CARD:
+                continue
+            was = held.get(card, 0)
+            is_target = target_where == where and card in held and b_cards.index(card) == target_index
+            if is_target and isinstance(action, LobbyOn):
+                if profit != was + 1:
+                    return f"lobbying {where}:{target_index} (card {card}) took its Profit from {was} to {profit}"
+            elif is_target:
+                if profit != 0:
+                    return (f"paying for or taking back the Profit on {where}:{target_index} left {profit} "
+                            f"tokens on card {card}")
+            elif profit != was:
+                return (f"card {card} ({where}:{i}) had {was} Profit tokens and now has {profit}; "
+                        "Lobbying stays with its card")
+    return None
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    StateInvariant("lobby.limit", "At most three Profit tokens lie on one Movement card, none on an empty place.",
+                   (S.COMPANY_INTERFERENCE,), _lobby_limit),
+    TransitionInvariant("lobby.moves", "Lobbying Profit stays with its card, one token per action.",
+                        (S.COMPANY_INTERFERENCE, S.BUYING_A_CARD, S.PACING), _lobby_moves),
+)
+"""The `lobby.*` invariants, in the order they are checked and listed."""
