@@ -126,6 +126,109 @@ def _profit_victory_ignored() -> tuple[Patch, ...]:
     return ((company, "check_profit_victory", check_profit_victory),)
 
 
+def _trash_at_face_value() -> tuple[Patch, ...]:
+    def buy_cost(game: Game, card: int, from_trash: bool, discount: int) -> int:
+        # The trash pile's extra cost forgotten.
+        return max(0, game.budget[card] - discount)
+
+    return ((company, "buy_cost", buy_cost), (legal, "buy_cost", buy_cost))
+
+
+def _reshuffle_at_five() -> tuple[Patch, ...]:
+    original = company.start_draw_phase
+
+    def start_draw_phase(w: Work) -> None:
+        # A deck of exactly five cards triggers the Reshuffle Sequence too.
+        size = w.game.cards.rules.company_hand_size
+        if len(w.c_deck) == size:
+            w.c_deck, hidden = w.c_deck[:-1], w.c_deck[-1:]
+            original(w)
+            w.c_deck = tuple(sorted(w.c_deck + hidden))
+            return
+        original(w)
+
+    return ((company, "start_draw_phase", start_draw_phase),)
+
+
+def _reserve_trashed_left_to_right() -> tuple[Patch, ...]:
+    def resolve_reserve_card(w: Work, index: int) -> None:
+        # Reshuffle Sequence C resolved from the left: the trash pile gets the Reserve in the wrong order.
+        if index < 0:
+            return
+        leaving = [c for c in w.c_reserve if not ((side := w.game.company_card(c).reserve) is not None
+                                                  and side.stays and not company.is_banned(w.game, w.banned, c))]
+        w.c_reserve = tuple(c for c in w.c_reserve if c not in leaving)
+        w.trash = (*w.trash, *leaving)
+
+    return ((company, "resolve_reserve_card", resolve_reserve_card),)
+
+
+def _bonus_from_flipped() -> tuple[Patch, ...]:
+    def place_in_tableau(w: Work, card: int, right: bool, remove: int | None) -> None:
+        # Bonuses taken from the card at the end of the Tableau even when it is flipped.
+        if remove is not None:
+            removed, _ = w.tableau[remove]
+            w.tableau = w.tableau[:remove] + w.tableau[remove + 1:]
+            w.m_discard = sorted_with(w.m_discard, removed)
+        game = w.game
+        neighbour = (w.tableau[-1] if right else w.tableau[0])[0] if w.tableau else None
+        w.tableau = (*w.tableau, (card, True)) if right else ((card, True), *w.tableau)
+        if neighbour is None:
+            return
+        new, other = game.movement_card(card), game.movement_card(neighbour)
+        bonuses = movement.aligned(new.left, other.right) if right else movement.aligned(new.right, other.left)
+        refreshes = 0
+        for kind in bonuses:
+            if kind.value in ("influence", "messaging", "agitation"):
+                movement.gain(w, **{kind.value: 1})
+            else:
+                refreshes += 1
+        movement.refresh(w, refreshes)
+
+    return ((movement, "place_in_tableau", place_in_tableau),)
+
+
+def _play_one_cheaper() -> tuple[Patch, ...]:
+    original = movement.pay_influence
+
+    def pay_influence(w: Work, flip: tuple[int, ...], cost: int) -> None:
+        # Every payment one Influence short (the legal moves still ask for the full price).
+        original(w, flip, max(0, cost - 1))
+
+    return ((movement, "pay_influence", pay_influence),)
+
+
+def _restriction_withheld() -> tuple[Patch, ...]:
+    original = movement.achieve
+
+    def achieve(w: Work, slot: int) -> None:
+        # A Goal's Restriction card is not added to the Company's discard pile.
+        piles = w.piles
+        original(w, slot)
+        if w.piles != piles:
+            moved = [c for c in sum(piles, ()) if c not in sum(w.piles, ())]
+            w.c_discard = tuple(c for c in w.c_discard if c not in moved)
+            w.piles = piles
+
+    return ((movement, "achieve", achieve),)
+
+
+def _star_at_thirteen() -> tuple[Patch, ...]:
+    original = company.score_and_seed
+
+    def score_and_seed(w: Work) -> None:
+        # The star needs one Profit more than the threshold.
+        children, adults, middle, elderly = w.victims
+        scored = elderly + middle - 2 * (middle // 3) + adults - adults // 2 + children
+        before = w.stars
+        original(w)
+        if w.stars > before and scored == w.game.cards.rules.star_threshold and w.outcome is None:
+            w.stars -= 1
+            w.give_back(TokenKind.STARS, 1)
+
+    return ((company, "score_and_seed", score_and_seed),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics",), _scoring_slip),
@@ -141,5 +244,20 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("cards.company",), _card_duplicated),
     Mutant("profit-victory-ignored", "Holding 70 Profit at the end of a Reshuffle does not win.",
            ("outcome.profit-victory", "outcome.profit-offers"), _profit_victory_ignored),
+    Mutant("trash-at-face-value", "Cards from the trash pile cost their Budget, without the extra one.",
+           ("rule.buy", "rule.buy-offers"), _trash_at_face_value),
+    Mutant("reshuffle-at-five", "A deck of exactly five cards triggers a Reshuffle at the Draw Phase.",
+           ("rule.draw-phase", "rule.draw-offers"), _reshuffle_at_five),
+    Mutant("reserve-trashed-left-to-right",
+           "The Reshuffle puts the Reserve into the trash from left to right, skipping its effects.",
+           ("rule.draw-phase",), _reserve_trashed_left_to_right),
+    Mutant("bonus-from-flipped", "Tableau Bonuses are taken from the end card even when it is flipped.",
+           ("rule.movement-play",), _bonus_from_flipped),
+    Mutant("play-one-cheaper", "The Movement pays one Influence less than the price for every play and buy.",
+           ("rule.movement-play", "rule.movement-buy"), _play_one_cheaper),
+    Mutant("restriction-withheld", "Achieving a Goal does not add its Restriction card to the Company's discard.",
+           ("rule.goal",), _restriction_withheld),
+    Mutant("star-at-thirteen", "A Reshuffle scoring exactly the star threshold earns no star.",
+           ("scoring.demographics", "rule.reshuffle-offers"), _star_at_thirteen),
 )}
 """Every mutant by name."""

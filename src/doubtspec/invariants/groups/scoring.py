@@ -16,7 +16,8 @@ from doubtspec.rulebook import Section
 S = Section
 
 
-def _scoring(before: GameState, action: Action, after: GameState) -> str | None:
+def scoring_check(before: GameState, action: Action, after: GameState) -> str | None:
+    """Reshuffle Sequence A and B, recomputed from the chart: the Victims scored, shifted and seeded."""
     if after.reshuffles != before.reshuffles + 1:
         return None
     cards = before.cards
@@ -56,6 +57,6 @@ def _scoring(before: GameState, action: Action, after: GameState) -> str | None:
 INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("scoring.demographics",
                         "A Reshuffle scores and shifts the Demographics and seeds them from the chart.",
-                        (S.SCORING_DEMOGRAPHICS, S.SEED_DEMOGRAPHICS), _scoring),
+                        (S.SCORING_DEMOGRAPHICS, S.SEED_DEMOGRAPHICS), scoring_check),
 )
 """The `scoring.*` invariants, in the order they are checked and listed."""
