@@ -43,6 +43,7 @@ from doubtspec.invariants.catalog import (
     TraceInvariant,
     TransitionInvariant,
 )
+from doubtspec.invariants.profiles import PROFILES
 from doubtspec.model import engine
 from doubtspec.model.actions import (
     Action,
@@ -127,6 +128,11 @@ class Violation:
     after: GameState
     probe: Action | None = None
 
+    @property
+    def decisions(self) -> int:
+        """The trace's decisions: its steps that are not chance events (Set-Up's choice included)."""
+        return sum(1 for action in self.actions if not isinstance(action, Chance))
+
 
 class InvariantViolation(AssertionError):
     """Raised inside a machine when an invariant fails; carries the `Violation`."""
@@ -190,11 +196,20 @@ class Recorder:
 
 NO_CRASH = catalog.BY_ID["contract.no-crash"]
 
+SAMPLED: frozenset[str] = frozenset({
+    "contract.apply-pure", "contract.legal", "ban.reserve-trigger", "ban.offers", "doubt.messaging-offers",
+    "outcome.profit-offers", "rule.buy-offers", "rule.draw-offers", "rule.reshuffle-offers",
+})
+"""The checks that re-run the engine (purity, legality, the what-ifs): each costs more than a step of the
+game itself, so a profile runs them at its first chance in each example and on every `check_every`-th
+chance after (`Profile.check_every`); every other check runs on every step."""
+
 
 # --- the machine ------------------------------------------------------------------------------
 
-CONTINUE = 0.95
-"""Chance that a rule's stretch of play goes on at the next decision (about twenty decisions a stretch)."""
+STRETCH = 40
+"""The most decisions one rule call plays (Hypothesis draws the count once per call: about twenty on
+average, and the shrinker makes it smaller, so a shorter game is a simpler choice sequence)."""
 
 
 class GameMachine(RuleBasedStateMachine):
@@ -205,6 +220,8 @@ class GameMachine(RuleBasedStateMachine):
     selection: ClassVar[tuple[Invariant, ...]] = CATALOG
     """The invariants this machine checks."""
     recorder: ClassVar[Recorder] = Recorder()
+    check_every: ClassVar[int] = PROFILES["ci"].check_every
+    """How often the `SAMPLED` checks run (the ci profile's rate unless `machine_for` is told otherwise)."""
 
     _state_checks: ClassVar[tuple[StateInvariant, ...]] = ()
     _transition_checks: ClassVar[tuple[TransitionInvariant, ...]] = ()
@@ -231,6 +248,7 @@ class GameMachine(RuleBasedStateMachine):
         self.best_profit = 0
         self.best_points = 0
         self.best_bans = 0
+        self.chances: dict[str, int] = {}
         self._start_game()
 
     @classmethod
@@ -269,9 +287,17 @@ class GameMachine(RuleBasedStateMachine):
         self.recorder.record(violation)
         raise violation_type(invariant.id)(violation)
 
+    def _due(self, invariant_id: str) -> bool:
+        """Whether a `SAMPLED` check runs at this chance: its first in the example, then every `check_every`-th."""
+        seen = self.chances.get(invariant_id, 0)
+        self.chances[invariant_id] = seen + 1
+        return seen % type(self).check_every == 0
+
     def _check_state(self, before: GameState | None, state: GameState) -> None:
         recorder = self.recorder
         for inv in self.states_checked:
+            if inv.id in SAMPLED and not self._due(inv.id):
+                continue
             try:
                 message = inv.check(state)
             except Exception as exc:
@@ -292,6 +318,8 @@ class GameMachine(RuleBasedStateMachine):
         recorder.steps += 1
         self.rounds.append(after.round)
         for inv in self.transitions_checked:
+            if inv.id in SAMPLED and not self._due(inv.id):
+                continue
             try:
                 message = inv.check(before, action, after)
             except Exception as exc:
@@ -329,14 +357,16 @@ class GameMachine(RuleBasedStateMachine):
 
         Each decision takes an action of this rule's kind when there is one and any legal action
         otherwise; chance events are resolved as they come. A stretch covers several engine steps
-        (about twenty decisions on average), which keeps Hypothesis's cost of choosing a rule from
-        dominating the engine's cost per step; shrinking shortens stretches towards one decision.
+        (its count of decisions is drawn once, up to `STRETCH`), which keeps Hypothesis's cost of
+        choosing a rule from dominating the engine's cost per step; each decision then costs one draw,
+        and shrinking shortens stretches towards one decision.
         """
         # Choices are drawn straight from the test case's choice sequence (`DataObject.conjecture_data`,
         # which Hypothesis documents as semi-stable): `data.draw(st.integers(...))` costs several
         # times more per draw, for a printout of each draw that the reports replace anyway.
         choice = data.conjecture_data
-        first = True
+        decisions = 0
+        stretch = 0
         while True:
             state = self.state
             if state.outcome is not None:
@@ -345,9 +375,13 @@ class GameMachine(RuleBasedStateMachine):
             if not actions:
                 return  # `liveness.actions` has already reported this state
             decision = not isinstance(actions[0], Chance)
-            # At each later decision Hypothesis chooses whether this stretch of play goes on.
-            if not first and decision and not choice.draw_boolean(CONTINUE):
-                return
+            # The stretch ends after the number of decisions Hypothesis drew at its first one.
+            if decision:
+                if decisions == 0:
+                    stretch = choice.draw_integer(1, STRETCH)
+                elif decisions >= stretch:
+                    return
+                decisions += 1
             pool: Sequence[Action] = actions
             if decision and len(actions) > 1:
                 # Steering first (a per-game choice), then this rule's kind among what is left.
@@ -363,7 +397,6 @@ class GameMachine(RuleBasedStateMachine):
                         pool = _organised(state, pool)
                 pool = [a for a in pool if kind_of(a) is kind] or pool
             self._apply(pool[choice.draw_integer(0, len(pool) - 1) if len(pool) > 1 else 0])
-            first = False
 
     # -- one rule per kind of action --
 
@@ -515,8 +548,11 @@ def _organised(state: GameState, pool: Sequence[Action]) -> Sequence[Action]:
 
 
 def machine_for(game: Game, invariants: tuple[Invariant, ...] = CATALOG,
-                recorder: Recorder | None = None) -> type[GameMachine]:
+                recorder: Recorder | None = None, check_every: int | None = None) -> type[GameMachine]:
     """A `GameMachine` subclass for one card set, rulings and selection of invariants.
+
+    `check_every` is the rate of the costly checks (`SAMPLED`; a profile's `check_every`); the
+    default is the ci profile's.
 
     Its name carries the card set's fingerprint and the rulings, so that Hypothesis keeps the
     examples of different configurations apart in its database.
@@ -526,6 +562,7 @@ def machine_for(game: Game, invariants: tuple[Invariant, ...] = CATALOG,
     selection = "all" if invariants == CATALOG else hashlib.sha256(ids.encode()).hexdigest()[:8]
     name = f"GameMachine_{game.cards.fingerprint}_{rulings}_{selection}"
     attributes = {"game": game, "selection": invariants, "recorder": recorder or Recorder(),
+                  "check_every": check_every or GameMachine.check_every,
                   "_configured_for": None, "__module__": __name__}
     machine = type(name, (GameMachine,), attributes)
     return machine

@@ -40,6 +40,10 @@ class Profile:
     """Seconds to run by default, when `examples` is None."""
     seed: int | None
     """A fixed seed (deterministic runs), or None for a fresh one each run."""
+    check_every: int = 1
+    """How often the costly checks (`machines.SAMPLED`: purity, legality agreement and the what-ifs that
+    re-run the engine on a changed state) run within an example: at their first chance in each example
+    and every `check_every`-th one after. 1 checks every step."""
 
     def settings(self, database: ExampleDatabase | str | None = "default", max_examples: int | None = None,
                  quiet: bool = True) -> settings:
@@ -65,8 +69,9 @@ class Profile:
 
 PROFILES: dict[str, Profile] = {
     "ci": Profile("ci", "bounded and deterministic: a fixed seed and a fixed number of examples",
-                  steps=40, examples=600, budget=None, seed=0),
-    "dev": Profile("dev", "a minute of fuzzing with a fresh seed", steps=60, examples=None, budget=60.0, seed=None),
+                  steps=40, examples=600, budget=None, seed=0, check_every=4),
+    "dev": Profile("dev", "a minute of fuzzing with a fresh seed", steps=60, examples=None, budget=60.0, seed=None,
+                   check_every=2),
     "nightly": Profile("nightly", "an hour of fuzzing with long games", steps=120, examples=None, budget=3600.0,
                        seed=None),
 }
