@@ -9,16 +9,18 @@ with the whole ci profile (slow for these).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
-from doubtspec.invariants.catalog import CATALOG, StateInvariant, TransitionInvariant
+from doubtspec.invariants.catalog import BY_ID, CATALOG, StateInvariant, TransitionInvariant
 from doubtspec.invariants.machines import _organised, _prudent
 from doubtspec.invariants.mutants import MUTANTS
+from doubtspec.model.actions import Action, Buy, PlayReserve, PlayStandard
 from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
 from doubtspec.model.game import Game
-from doubtspec.model.state import Actor, Phase
+from doubtspec.model.state import Actor, GameState, Phase
 
 RULE_MUTANTS = ("trash-at-face-value", "reshuffle-at-five", "reserve-trashed-left-to-right", "bonus-from-flipped",
                 "play-one-cheaper", "restriction-withheld", "star-at-thirteen")
@@ -64,3 +66,32 @@ def test_postconditions_catch_rule_bugs(game: Game, name: str) -> None:
     with mutant.active():
         found = _first_violation(game, range(12), mutant.caught_by)
     assert found is not None, f"{name} was not caught by {mutant.caught_by}"
+
+
+def _company_steps(game: Game, count: int) -> list[tuple[GameState, Action]]:
+    """The first `count` free Company plays and buys of a seeded steered game, with their states."""
+    rng = random.Random(3)
+    state = new_game(game)
+    found: list[tuple[GameState, Action]] = []
+    while state.outcome is None and len(found) < count:
+        actions = legal_actions(state)
+        if current_actor(state) is Actor.COMPANY and not state.pending and state.phase is Phase.COMPANY_PLAY:
+            actions = tuple(_prudent(state, actions))
+        action = actions[rng.randrange(len(actions))]
+        if not state.pending and isinstance(action, PlayReserve | Buy | PlayStandard):
+            found.append((state, action))
+        state = apply(state, action)
+    return found
+
+
+def test_solver_oracle_agrees_with_the_engine_and_catches_a_wrong_successor(game: Game) -> None:
+    oracle = BY_ID["oracle.solver"]
+    assert isinstance(oracle, TransitionInvariant)
+    steps = _company_steps(game, 3)
+    assert steps
+    for before, action in steps:
+        assert oracle.check(before, action, apply(before, action)) is None
+    before, action = next((b, a) for b, a in steps if isinstance(a, PlayReserve | Buy))
+    wrong = dataclasses.replace(apply(before, action), plays=before.plays + 5)
+    message = oracle.check(before, action, wrong)
+    assert message is not None and "plays" in message

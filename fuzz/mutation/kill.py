@@ -6,16 +6,22 @@ stops it after the time limit, and prints one JSON line that `run.py` reads back
 the verdict, wall and CPU seconds to the process's exit, the invariants that fired and the length
 of the shortest report's trace (steps, and decisions: the steps that are not chance events).
 
+The limit is CPU seconds of the fuzzer (`RLIMIT_CPU`), not wall seconds: on a shared machine the
+wall clock measures the neighbours' load as much as the fuzzer (a wall limit of ten times as much
+stops a fuzzer that waits on nothing). Both times are reported.
+
 Exit status: 1 when the mutant was detected (a violation, or the command failed outright), 0 when
 the fuzzer passed or ran out of time (cosmic-ray counts 0 as survived).
 
-    python fuzz/mutation/kill.py [SECONDS]
+    python fuzz/mutation/kill.py [CPU-SECONDS]
 """
 
 from __future__ import annotations
 
 import json
 import os
+import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -36,6 +42,12 @@ def _shortest_trace(reports: Path) -> dict[str, object]:
     return best
 
 
+def _cpu_limit(seconds: float) -> None:
+    """In the child: stop it (SIGXCPU) after `seconds` of CPU time."""
+    whole = max(1, int(seconds))
+    resource.setrlimit(resource.RLIMIT_CPU, (whole, whole + 5))
+
+
 def main(argv: list[str]) -> int:
     limit = float(argv[0]) if argv else DEFAULT_LIMIT
     command = Path(sys.executable).parent / "doubtspec"
@@ -45,7 +57,8 @@ def main(argv: list[str]) -> int:
         started = time.monotonic()
         try:
             proc = subprocess.run([str(command), "fuzz", "--profile", "ci", "--report-dir", str(reports)],
-                                  cwd=tmp, capture_output=True, text=True, timeout=limit)
+                                  cwd=tmp, capture_output=True, text=True, timeout=10 * limit,
+                                  preexec_fn=lambda: _cpu_limit(limit))
         except subprocess.TimeoutExpired:
             code, tail = None, ""
         else:
@@ -55,7 +68,7 @@ def main(argv: list[str]) -> int:
         cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
         fired = sorted(p.name.rsplit("-", 1)[0] for p in reports.glob("*") if p.is_dir()) if reports.exists() else []
         record: dict[str, object] = {"wall": round(wall, 2), "cpu": round(cpu, 2), "exit": code, "invariants": fired}
-        if code is None:
+        if code is None or code in (-signal.SIGXCPU, -signal.SIGKILL):
             record["verdict"] = "timeout"
         elif code == 0:
             record["verdict"] = "survived"

@@ -48,7 +48,7 @@ def _config(module_path: str, limit: float, excluded: list[str]) -> str:
     lines = [
         "[cosmic-ray]",
         f'module-path = "{module_path}"',
-        f"timeout = {limit + 60.0}",  # a safety net only: kill.py stops the fuzzer at the limit
+        f"timeout = {10 * limit + 60.0}",  # a safety net only: kill.py stops the fuzzer at the limit
         f"excluded-modules = {json.dumps(excluded)}",
         f'test-command = "{sys.executable} {kill} {limit}"',
         "",
@@ -139,7 +139,7 @@ def main() -> int:
     parser.add_argument("--sample", type=int, default=int(defaults["sample"]))
     parser.add_argument("--seed", type=int, default=int(defaults["seed"]))
     parser.add_argument("--limit", type=float, default=float(defaults["limit"]),
-                        help="seconds per mutant before it counts as not killed")
+                        help="CPU seconds per mutant before it counts as not killed")
     parser.add_argument("--module-path", default=str(defaults["module-path"]))
     parser.add_argument("--summarize", action="store_true", help="only rewrite the summary of --out")
     args = parser.parse_args()

@@ -34,6 +34,7 @@ from doubtspec.invariants.groups import (
     hand,
     liveness,
     lobby,
+    oracle,
     outcome,
     reject,
     rule,
@@ -70,6 +71,7 @@ CATALOG: tuple[Invariant, ...] = (
     *contract.INVARIANTS,
     *liveness.INVARIANTS,
     *reject.INVARIANTS,
+    *oracle.INVARIANTS,
 )
 """Every invariant, in the order they are checked and listed (cheap state checks first)."""
 

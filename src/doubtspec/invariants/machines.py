@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -43,6 +44,7 @@ from doubtspec.invariants.catalog import (
     TraceInvariant,
     TransitionInvariant,
 )
+from doubtspec.invariants.groups.oracle import ORACLE_ACTIONS
 from doubtspec.invariants.profiles import PROFILES
 from doubtspec.model import engine
 from doubtspec.model.actions import (
@@ -204,6 +206,9 @@ SAMPLED: frozenset[str] = frozenset({
 game itself, so a profile runs them at its first chance in each example and on every `check_every`-th
 chance after (`Profile.check_every`); every other check runs on every step."""
 
+ORACLE = "oracle.solver"
+"""A Z3 call per check: it runs on one step in one example of `oracle_every` (`Profile.oracle_every`)."""
+
 
 # --- the machine ------------------------------------------------------------------------------
 
@@ -222,6 +227,8 @@ class GameMachine(RuleBasedStateMachine):
     recorder: ClassVar[Recorder] = Recorder()
     check_every: ClassVar[int] = PROFILES["ci"].check_every
     """How often the `SAMPLED` checks run (the ci profile's rate unless `machine_for` is told otherwise)."""
+    oracle_every: ClassVar[int] = PROFILES["ci"].oracle_every
+    """One example in this many asks the solver's encoding about one step (`ORACLE`)."""
 
     _state_checks: ClassVar[tuple[StateInvariant, ...]] = ()
     _transition_checks: ClassVar[tuple[TransitionInvariant, ...]] = ()
@@ -249,6 +256,8 @@ class GameMachine(RuleBasedStateMachine):
         self.best_points = 0
         self.best_bans = 0
         self.chances: dict[str, int] = {}
+        self.oracle_kind: type | None = None
+        self.oracle_done = False
         self._start_game()
 
     @classmethod
@@ -293,6 +302,27 @@ class GameMachine(RuleBasedStateMachine):
         self.chances[invariant_id] = seen + 1
         return seen % type(self).check_every == 0
 
+    def _oracle_due(self, action: Action) -> bool:
+        """Whether `oracle.solver` checks this step: the example's first action of a kind chosen by its Set-Up.
+
+        Example and kind come from the example's own first steps (not from a counter of the run), so that
+        Hypothesis's replays and shrinks of an example see the same oracle checks.
+        """
+        if self.oracle_done:
+            return False
+        if self.oracle_kind is None:
+            if len(self.actions) < 20:
+                return False
+            digest = zlib.crc32(repr(self.actions[:20]).encode())
+            if digest % type(self).oracle_every:
+                self.oracle_done = True
+                return False
+            self.oracle_kind = ORACLE_ACTIONS[(digest // type(self).oracle_every) % len(ORACLE_ACTIONS)]
+        if type(action) is not self.oracle_kind:
+            return False
+        self.oracle_done = True
+        return True
+
     def _check_state(self, before: GameState | None, state: GameState) -> None:
         recorder = self.recorder
         for inv in self.states_checked:
@@ -319,6 +349,8 @@ class GameMachine(RuleBasedStateMachine):
         self.rounds.append(after.round)
         for inv in self.transitions_checked:
             if inv.id in SAMPLED and not self._due(inv.id):
+                continue
+            if inv.id == ORACLE and not self._oracle_due(action):
                 continue
             try:
                 message = inv.check(before, action, after)
@@ -548,11 +580,12 @@ def _organised(state: GameState, pool: Sequence[Action]) -> Sequence[Action]:
 
 
 def machine_for(game: Game, invariants: tuple[Invariant, ...] = CATALOG,
-                recorder: Recorder | None = None, check_every: int | None = None) -> type[GameMachine]:
+                recorder: Recorder | None = None, check_every: int | None = None,
+                oracle_every: int | None = None) -> type[GameMachine]:
     """A `GameMachine` subclass for one card set, rulings and selection of invariants.
 
-    `check_every` is the rate of the costly checks (`SAMPLED`; a profile's `check_every`); the
-    default is the ci profile's.
+    `check_every` and `oracle_every` are the rates of the costly checks (`SAMPLED`, `ORACLE`; a
+    profile's fields of the same names); the defaults are the ci profile's.
 
     Its name carries the card set's fingerprint and the rulings, so that Hypothesis keeps the
     examples of different configurations apart in its database.
@@ -563,6 +596,7 @@ def machine_for(game: Game, invariants: tuple[Invariant, ...] = CATALOG,
     name = f"GameMachine_{game.cards.fingerprint}_{rulings}_{selection}"
     attributes = {"game": game, "selection": invariants, "recorder": recorder or Recorder(),
                   "check_every": check_every or GameMachine.check_every,
+                  "oracle_every": oracle_every or GameMachine.oracle_every,
                   "_configured_for": None, "__module__": __name__}
     machine = type(name, (GameMachine,), attributes)
     return machine

@@ -44,6 +44,8 @@ class Profile:
     """How often the costly checks (`machines.SAMPLED`: purity, legality agreement and the what-ifs that
     re-run the engine on a changed state) run within an example: at their first chance in each example
     and every `check_every`-th one after. 1 checks every step."""
+    oracle_every: int = 1
+    """One example in `oracle_every` asks the solver's encoding about one of its steps (`oracle.solver`)."""
 
     def settings(self, database: ExampleDatabase | str | None = "default", max_examples: int | None = None,
                  quiet: bool = True) -> settings:
@@ -69,9 +71,10 @@ class Profile:
 
 PROFILES: dict[str, Profile] = {
     "ci": Profile("ci", "bounded and deterministic: a fixed seed and a fixed number of examples",
-                  steps=40, examples=600, budget=None, seed=0, check_every=4),
+                  steps=40, examples=600, budget=None, seed=0, check_every=4,
+                  oracle_every=10),
     "dev": Profile("dev", "a minute of fuzzing with a fresh seed", steps=60, examples=None, budget=60.0, seed=None,
-                   check_every=2),
+                   check_every=2, oracle_every=3),
     "nightly": Profile("nightly", "an hour of fuzzing with long games", steps=120, examples=None, budget=3600.0,
                        seed=None),
 }
