@@ -12,17 +12,18 @@ to see what a report looks like; nothing in the product activates them.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from doubtspec.invariants import catalog
-from doubtspec.model import company, legal, movement
-from doubtspec.model.cards import TokenKind, Zone
+from doubtspec.model import company, engine, legal, movement
+from doubtspec.model.cards import Icon, TokenKind, Trigger, Zone
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState
-from doubtspec.model.steps import StartCompanyTurn
+from doubtspec.model.steps import Effect, StartCompanyTurn, Step
 from doubtspec.model.work import Work, replace_at, sorted_with
 
 Patch = tuple[object, str, Any]
@@ -229,6 +230,47 @@ def _star_at_thirteen() -> tuple[Patch, ...]:
     return ((company, "score_and_seed", score_and_seed),)
 
 
+def _four_lobbies() -> tuple[Patch, ...]:
+    # The limit of three Profit per card read as four.
+    return ((legal, "MAX_LOBBY", 4),)
+
+
+def _short_hand_kept() -> tuple[Patch, ...]:
+    original = company.marginalize
+
+    def marginalize(w: Work) -> None:
+        # A hand one card short after a Reshuffle is kept instead of ending the game.
+        if len(w.c_hand) >= w.game.cards.rules.company_hand_size - 1:
+            w.pop()
+            return
+        original(w)
+
+    return ((company, "marginalize", marginalize),)
+
+
+def _defeat_ignores_bans() -> tuple[Patch, ...]:
+    original = legal.can_play_any
+
+    def can_play_any(state: GameState) -> bool:
+        # The start of the Company's turn counts banned cards as playable.
+        return original(dataclasses.replace(state, banned=()))
+
+    return ((engine, "can_play_any", can_play_any),)
+
+
+def _banned_reserve_triggers() -> tuple[Patch, ...]:
+    def activate_reserve(w: Work, trigger: Trigger, icon: Icon) -> None:
+        # Matching Reserve cards trigger even when their kind is banned.
+        steps: list[Step] = []
+        for card in w.c_reserve:
+            side = w.game.company_card(card).reserve
+            if side is not None and side.trigger is trigger and side.icon is icon:
+                steps.extend(Effect(e) for e in side.effects)
+        w.push(*steps)
+
+    return ((company, "activate_reserve", activate_reserve),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics",), _scoring_slip),
@@ -259,5 +301,13 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.goal",), _restriction_withheld),
     Mutant("star-at-thirteen", "A Reshuffle scoring exactly the star threshold earns no star.",
            ("scoring.demographics", "rule.reshuffle-offers"), _star_at_thirteen),
+    Mutant("four-lobbies", "A card may hold four Profit tokens of Lobbying.",
+           ("lobby.limit", "lobby.offers"), _four_lobbies),
+    Mutant("short-hand-kept", "A Reshuffle that refills the hand to one card short does not marginalize.",
+           ("hand.marginalization-offers",), _short_hand_kept),
+    Mutant("defeat-ignores-bans", "The Economic Defeat check at the start of the turn counts banned cards.",
+           ("outcome.economic-defeat", "outcome.defeat-offers"), _defeat_ignores_bans),
+    Mutant("banned-reserve-triggers", "Banned Reserve cards still trigger on a matching play.",
+           ("ban.reserve-trigger", "ban.trigger-offers"), _banned_reserve_triggers),
 )}
 """Every mutant by name."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 from doubtspec.invariants.derived import (
+    at_rest,
     card_kind,
     loopholes,
 )
@@ -87,6 +88,36 @@ def _ban_offers(state: GameState) -> str | None:
     return None
 
 
+def _trigger_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase with a Reserve, ban the Reserve's kinds and play the triggering cards.
+
+    Banned cards in the Reserve need a Goal's ban after the card was played there, which generated games
+    rarely order so; banning the kinds in the Reserve and playing each standard play that triggers (at
+    most three) checks `ban.reserve-trigger` on every turn with a Reserve.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays or not state.c_reserve:
+        return None
+    kinds = {state.game.company_card(c).kind for c in state.c_reserve}
+    kinds -= {state.game.company_card(c).kind for c in state.c_hand}  # leave the hand playable
+    if not kinds:
+        return None
+    probe = dataclasses.replace(state, banned=tuple(sorted(kinds | set(state.banned))))
+    tried = 0
+    for action in engine.legal_actions(probe):
+        if not isinstance(action, PlayStandard):
+            continue
+        side = state.game.company_card(action.card).standard
+        if side is None or side.trigger is None:
+            continue
+        message = _ban_trigger(probe, action, engine.apply(probe, action))
+        if message is not None:
+            return f"with {sorted(kinds)} banned: {message}"
+        tried += 1
+        if tried >= 3:
+            break
+    return None
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("ban.play", "A banned card is played only for its standard effect, and only with Loopholes.",
                         (S.COMPANY_INTERFERENCE, S.MOVEMENT_INTERFERENCE), _ban_play),
@@ -96,5 +127,7 @@ INVARIANTS: tuple[Invariant, ...] = (
                    "With any kind in the hand banned, no card of it is offered for play but a standard play with"
                    " Loopholes.",
                    (S.COMPANY_INTERFERENCE, S.MOVEMENT_INTERFERENCE), _ban_offers),
+    StateInvariant("ban.trigger-offers", "With the Reserve's kinds banned, no play triggers a Reserve card.",
+                   (S.COMPANY_INTERFERENCE, S.RESERVE_EFFECTS), _trigger_offers),
 )
 """The `ban.*` invariants, in the order they are checked and listed."""

@@ -5,6 +5,8 @@ Hand sizes: the Company's full hand at the start of its turn, Marginalization, t
 
 from __future__ import annotations
 
+import dataclasses
+
 from doubtspec.invariants.derived import (
     at_rest,
     hand_limit,
@@ -13,6 +15,8 @@ from doubtspec.invariants.shapes import (
     Invariant,
     StateInvariant,
 )
+from doubtspec.model import engine
+from doubtspec.model.actions import EndBuy
 from doubtspec.model.state import GameState, OutcomeReason, Phase
 from doubtspec.rulebook import Section
 
@@ -48,6 +52,35 @@ def _movement_hand(state: GameState) -> str | None:
     return None
 
 
+def _marginalization_offers(state: GameState) -> str | None:
+    """Before a Draw Phase that triggers a Reshuffle, leave too few cards to refill the hand and play it out.
+
+    Marginalization needs a deck thinned by trashing, which generated games rarely do; putting all but
+    four of the Company's deck, discard pile and hand out of the game, and then all but five, and
+    playing the Reshuffle to its end (first chance outcome each time) checks both sides of the rule.
+    """
+    if (not at_rest(state) or state.phase is not Phase.COMPANY_BUY or not state.buys
+            or len(state.c_deck) >= state.cards.rules.company_hand_size):
+        return None
+    size = state.cards.rules.company_hand_size
+    cards = tuple(sorted(state.c_deck + state.c_discard + state.c_hand))
+    for keep, marginalized in ((size - 1, True), (size, False)):
+        if len(cards) < keep:
+            continue
+        probe = dataclasses.replace(state, c_deck=(), c_hand=(), c_discard=cards[:keep],
+                                    c_removed=tuple(sorted(state.c_removed + cards[keep:])))
+        probe = engine.apply(probe, EndBuy())
+        while probe.outcome is None and probe.phase is Phase.COMPANY_DRAW:
+            probe = engine.apply(probe, engine.legal_actions(probe)[0])
+        ended = probe.outcome.reason if probe.outcome is not None else None
+        if ended is OutcomeReason.STAR_VICTORY or ended is OutcomeReason.PROFIT_VICTORY:
+            continue  # decided earlier in the same Sequence
+        if (ended is OutcomeReason.MARGINALIZATION) is not marginalized:
+            return (f"a Reshuffle with {keep} cards left to draw from (the hand holds {size}) ended in "
+                    f"{ended.value if ended is not None else 'no outcome'}")
+    return None
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("hand.company", "The Company starts each turn with a full hand (five cards).",
                    (S.COMPANY_SETUP, S.COMPANY_ON_YOUR_GO, S.RESHUFFLE_AND_DRAW), _company_hand),
@@ -56,5 +89,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.COMPANY_RULES, S.RESHUFFLE_AND_DRAW), _marginalization),
     StateInvariant("hand.movement", "The Movement's hand never exceeds three plus its hand-size Goals.",
                    (S.MOVEMENT_CARDS, S.AGITATION_AND_GOALS), _movement_hand),
+    StateInvariant("hand.marginalization-offers",
+                   "A Reshuffle that leaves fewer cards than the hand size ends in Marginalization; one that leaves "
+                   "enough does not.", (S.COMPANY_RULES, S.RESHUFFLE_AND_DRAW), _marginalization_offers),
 )
 """The `hand.*` invariants, in the order they are checked and listed."""

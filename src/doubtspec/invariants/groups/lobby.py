@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+
+from doubtspec.invariants.derived import at_rest
 from doubtspec.invariants.shapes import (
     Invariant,
     StateInvariant,
@@ -10,10 +13,11 @@ from doubtspec.invariants.shapes import (
 from doubtspec.model.actions import (
     Action,
     LobbyOn,
+    LobbyWhere,
     MovementBuy,
     Unlobby,
 )
-from doubtspec.model.state import NO_CARD, GameState
+from doubtspec.model.state import NO_CARD, GameState, Phase
 from doubtspec.rulebook import Section
 
 S = Section
@@ -66,10 +70,48 @@ def _lobby_moves(before: GameState, action: Action, after: GameState) -> str | N
     return None
 
 
+def _lobby_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, ask which cards a Lobby effect may target with two and three Profit on them.
+
+    A fourth Lobbying of one card needs three earlier Lobby plays on it, which generated games hardly
+    reach; putting two, then three, Profit tokens on each Market card (and Goal, under ruling
+    lobby-targets=market-and-goals) and asking the engine for a Lobby effect's choices checks the limit
+    of three on every turn.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
+        return None
+    from doubtspec.model.cards import Lobby
+    from doubtspec.model.legal import choice_actions
+    from doubtspec.model.steps import ResolveEffect
+
+    goals = state.rulings.get("lobby-targets") == "market-and-goals"
+    places = [("market", i) for i, card in enumerate(state.market) if card != NO_CARD]
+    if goals:
+        places += [("goal", s) for s, goal in enumerate(state.goals) if goal != NO_CARD]
+    step = ResolveEffect(Lobby(1), 1)
+    for where, index in places:
+        field = "market_profit" if where == "market" else "goal_profit"
+        held: tuple[int, ...] = getattr(state, field)
+        for count, offered in ((2, True), (3, False)):
+            changed = (*held[:index], count, *held[index + 1:])
+            if where == "market":
+                probe = dataclasses.replace(state, profit=max(state.profit, 1), market_profit=changed)
+            else:
+                probe = dataclasses.replace(state, profit=max(state.profit, 1), goal_profit=changed)
+            choices = choice_actions(probe, step)
+            target = LobbyOn(LobbyWhere.MARKET if where == "market" else LobbyWhere.GOAL, index)
+            if (target in choices) is not offered:
+                return (f"with {count} Profit on {where}:{index}, a Lobby effect was "
+                        f"{'not ' if offered else ''}offered that card (at most three per card)")
+    return None
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("lobby.limit", "At most three Profit tokens lie on one Movement card, none on an empty place.",
                    (S.COMPANY_INTERFERENCE,), _lobby_limit),
     TransitionInvariant("lobby.moves", "Lobbying Profit stays with its card, one token per action.",
                         (S.COMPANY_INTERFERENCE, S.BUYING_A_CARD, S.PACING), _lobby_moves),
+    StateInvariant("lobby.offers", "A Lobby effect may target a card with two Profit on it, never one with three.",
+                   (S.COMPANY_INTERFERENCE,), _lobby_offers),
 )
 """The `lobby.*` invariants, in the order they are checked and listed."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from doubtspec.invariants.derived import (
+    at_rest,
     can_buy,
     can_play,
     goal_points,
@@ -18,6 +19,7 @@ from doubtspec.model import engine
 from doubtspec.model.actions import (
     Action,
     EndBuy,
+    Pass,
 )
 from doubtspec.model.state import GameState, OutcomeReason, Phase, Side
 from doubtspec.model.steps import (
@@ -113,6 +115,24 @@ def _profit_victory(before: GameState, action: Action, after: GameState) -> str 
     return f"a Reshuffle ended with {after.profit} Profit held, yet the game ended in {after.outcome.reason.value}"
 
 
+def _defeat_offers(state: GameState) -> str | None:
+    """On each Movement turn, ban every kind in the Company's hand and let its turn start.
+
+    A hand with nothing playable is rare in generated games; with every kind in the hand banned the
+    Company can play only with Loopholes, so the start of its turn must end the game in Economic Defeat
+    exactly when `can_play` (recomputed from the card data) says nothing can be played.
+    """
+    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or not state.c_hand:
+        return None
+    kinds = {state.game.company_card(c).kind for c in state.c_hand}
+    probe = dataclasses.replace(state, banned=tuple(sorted(kinds | set(state.banned))))
+    after = engine.apply(probe, Pass())
+    if after.outcome is not None and after.outcome.reason is not OutcomeReason.ECONOMIC_DEFEAT:
+        return None
+    message = _economic_defeat(after)
+    return None if message is None else f"with every kind in the Company's hand banned: {message}"
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("outcome.reason", "A finished game's reason holds and names the right winner; "
                    "a game goes on only while no victory has been reached.",
@@ -127,5 +147,8 @@ INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("outcome.profit-victory",
                         "A Reshuffle that ends with the Company holding 70 Profit wins the game for it.",
                         (S.COMPANY_RULES, S.RESHUFFLE_SEQUENCE), _profit_victory),
+    StateInvariant("outcome.defeat-offers",
+                   "With every kind in the Company's hand banned, its turn ends in Economic Defeat exactly when no "
+                   "card can be played (Loopholes aside).", (S.COMPANY_RULES, S.COMPANY_INTERFERENCE), _defeat_offers),
 )
 """The `outcome.*` invariants, in the order they are checked and listed."""
