@@ -59,14 +59,38 @@ def _config(module_path: str, limit: float, excluded: list[str]) -> str:
     return "\n".join(lines)
 
 
-def sample(session: Path, size: int, seed: int) -> int:
-    """Mark all but a seeded random sample of the session's mutants as skipped; returns the total."""
+def _identity(item: Any) -> tuple[str, str, int]:
+    """A mutant's name that outlives its session: module, operator and occurrence (job ids are random)."""
+    mutation = item.mutations[0]
+    return str(mutation.module_path), str(mutation.operator_name), int(mutation.occurrence)
+
+
+def _completed(session: Path) -> set[tuple[str, str, int]]:
+    """The mutants another session ran (not skipped), to run the same ones again."""
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        items = {item.job_id: item for item in db.work_items}
+        return {_identity(items[job]) for job, result in db.results if result.worker_outcome != "skipped"}
+
+
+def sample(session: Path, size: int, seed: int, same_as: Path | None = None) -> int:
+    """Mark all but a seeded random sample of the session's mutants as skipped; returns the total.
+
+    The sample is drawn over the mutants' identities, so the same seed picks the same mutants of the
+    same code in every session; `same_as` picks instead the mutants another session ran.
+    """
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
     with use_db(str(session), WorkDB.Mode.open) as db:
-        jobs = sorted(item.job_id for item in db.work_items)
-        keep = set(random.Random(seed).sample(jobs, min(size, len(jobs))))
+        by_identity = {_identity(item): item.job_id for item in db.work_items}
+        jobs = [by_identity[key] for key in sorted(by_identity)]
+        if same_as is not None:
+            wanted = _completed(same_as)
+            keep = {job for key, job in by_identity.items() if key in wanted}
+        else:
+            keep = set(random.Random(seed).sample(jobs, min(size, len(jobs))))
         db.set_multiple_results([j for j in jobs if j not in keep],
                                 WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output="not sampled"))
         return len(jobs)
@@ -141,6 +165,7 @@ def main() -> int:
     parser.add_argument("--limit", type=float, default=float(defaults["limit"]),
                         help="CPU seconds per mutant before it counts as not killed")
     parser.add_argument("--module-path", default=str(defaults["module-path"]))
+    parser.add_argument("--same-as", type=Path, help="run the mutants another session ran (its session.sqlite)")
     parser.add_argument("--summarize", action="store_true", help="only rewrite the summary of --out")
     args = parser.parse_args()
     out: Path = args.out
@@ -154,7 +179,7 @@ def main() -> int:
     session.unlink(missing_ok=True)
     cosmic_ray = str(Path(sys.executable).parent / "cosmic-ray")
     subprocess.run([cosmic_ray, "init", str(config), str(session)], check=True, cwd=ROOT)
-    total = sample(session, args.sample, args.seed)
+    total = sample(session, args.sample, args.seed, args.same_as)
     subprocess.run([cosmic_ray, "exec", str(config), str(session)], check=True, cwd=ROOT)
     summary = summarize(out, total)
     print(json.dumps({k: v for k, v in summary.items() if k != "rows"}, indent=1))

@@ -32,9 +32,9 @@ from hypothesis import strategies as st
 from hypothesis import target
 from hypothesis.control import current_build_context
 from hypothesis.errors import InvalidArgument
-from hypothesis.stateful import RuleBasedStateMachine, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
-from doubtspec.invariants import catalog
+from doubtspec.invariants import catalog, corpus
 from doubtspec.invariants.catalog import (
     CATALOG,
     Invariant,
@@ -213,6 +213,9 @@ ORACLE = "oracle.solver"
 
 # --- the machine ------------------------------------------------------------------------------
 
+CORPUS_SHARE = 0.25
+"""Chance that an example starts from a corpus prefix (`doubtspec.invariants.corpus`) instead of Set-Up."""
+
 STRETCH = 40
 """The most decisions one rule call plays (Hypothesis draws the count once per call: about twenty on
 average, and the shrinker makes it smaller, so a shorter game is a simpler choice sequence)."""
@@ -259,6 +262,7 @@ class GameMachine(RuleBasedStateMachine):
         self.chances: dict[str, int] = {}
         self.oracle_kind: type | None = None
         self.oracle_done = False
+        self.from_corpus = 0
         self._start_game()
 
     @classmethod
@@ -431,6 +435,30 @@ class GameMachine(RuleBasedStateMachine):
                 pool = [a for a in pool if kind_of(a) is kind] or pool
             self._apply(pool[choice.draw_integer(0, len(pool) - 1) if len(pool) > 1 else 0])
 
+    # -- where an example starts --
+
+    @initialize(data=st.data())
+    def start(self, data: st.DataObject) -> None:
+        """Start from Set-Up, or (one example in four) from the end of a corpus prefix of a deep game.
+
+        The prefix is played through the engine unchecked and kept in the trace, so a report replays
+        from Set-Up. Shrinking prefers Set-Up, then the shorter prefixes (the corpus is shortest first).
+        """
+        game = type(self).game
+        assert game is not None
+        prefixes = corpus.prefixes(game, _steer)
+        choice = data.conjecture_data
+        if not prefixes or not choice.draw_boolean(CORPUS_SHARE):
+            return
+        prefix = prefixes[choice.draw_integer(0, len(prefixes) - 1)]
+        state = self.state
+        for action in prefix:
+            state = engine.apply(state, action)
+            self.actions.append(action)
+            self.rounds.append(state.round)
+        self.state = state
+        self.from_corpus = len(prefix)
+
     # -- one rule per kind of action --
 
     @rule(data=st.data())
@@ -523,6 +551,17 @@ class GameMachine(RuleBasedStateMachine):
         target(float(self.best_profit), label="Company profit")
         target(float(self.best_points), label="Movement goal points")
         target(float(self.best_bans), label="bans in force")
+
+
+def _steer(state: GameState, pool: Sequence[Action], organised: bool) -> Sequence[Action]:
+    """The machine's steering for corpus games: prudent Company plays; Goal-minded Movement if `organised`."""
+    if len(pool) <= 1 or state.pending:
+        return pool
+    if state.phase is Phase.COMPANY_PLAY:
+        return _prudent(state, pool)
+    if organised and state.phase is Phase.MOVEMENT_TURN:
+        return _organised(state, pool)
+    return pool
 
 
 def _prudent(state: GameState, pool: Sequence[Action]) -> Sequence[Action]:

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from doubtspec.invariants import catalog
+from doubtspec.invariants import catalog, corpus
 from doubtspec.model import company, engine, legal, movement
 from doubtspec.model.cards import Icon, TokenKind, Trigger, Zone
 from doubtspec.model.game import Game
@@ -48,11 +48,13 @@ class Mutant:
                 saved.append((owner, name, getattr(owner, name)))
                 setattr(owner, name, replacement)
             catalog.forget()
+            corpus.forget()
             yield self
         finally:
             for owner, name, original in reversed(saved):
                 setattr(owner, name, original)
             catalog.forget()
+            corpus.forget()
 
 
 # --- the breakages ----------------------------------------------------------------------------
