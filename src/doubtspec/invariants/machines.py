@@ -263,6 +263,7 @@ class GameMachine(RuleBasedStateMachine):
         self.oracle_kind: type | None = None
         self.oracle_done = False
         self.from_corpus = 0
+        self.base = (0, 0, 0, 0)
         self._start_game()
 
     @classmethod
@@ -458,6 +459,8 @@ class GameMachine(RuleBasedStateMachine):
             self.rounds.append(state.round)
         self.state = state
         self.from_corpus = len(prefix)
+        # The targets count progress from here: a deep prefix is no merit of the example.
+        self.base = (state.round, state.profit, catalog.goal_points(state), len(state.banned))
 
     # -- one rule per kind of action --
 
@@ -547,10 +550,11 @@ class GameMachine(RuleBasedStateMachine):
             state = self.state
             self.best_round = max(self.best_round, state.round)
             self.best_profit = max(self.best_profit, state.profit)
-        target(float(self.best_round), label="rounds played")
-        target(float(self.best_profit), label="Company profit")
-        target(float(self.best_points), label="Movement goal points")
-        target(float(self.best_bans), label="bans in force")
+        rounds, profit, points, bans = self.base
+        target(float(self.best_round - rounds), label="rounds played")
+        target(float(self.best_profit - profit), label="Company profit")
+        target(float(self.best_points - points), label="Movement goal points")
+        target(float(self.best_bans - bans), label="bans in force")
 
 
 def _steer(state: GameState, pool: Sequence[Action], organised: bool) -> Sequence[Action]:
