@@ -273,6 +273,39 @@ def _banned_reserve_triggers() -> tuple[Patch, ...]:
     return ((company, "activate_reserve", activate_reserve),)
 
 
+def _banned_reshuffle_effects() -> tuple[Patch, ...]:
+    original = company.resolve_reserve_card
+
+    def resolve_reserve_card(w: Work, index: int) -> None:
+        # A banned Reserve card's reshuffle effects are resolved all the same.
+        if 0 <= index < len(w.c_reserve):
+            card = w.c_reserve[index]
+            side = w.game.company_card(card).reserve
+            if side is not None and company.is_banned(w.game, w.banned, card):
+                original(w, index)
+                w.push(*(Effect(e) for e in side.on_reshuffle))
+                return
+        original(w, index)
+
+    return ((company, "resolve_reserve_card", resolve_reserve_card),)
+
+
+def _removed_card_to_hand() -> tuple[Patch, ...]:
+    original = movement.place_in_tableau
+
+    def place_in_tableau(w: Work, card: int, right: bool, remove: int | None) -> None:
+        # The card removed from a full Tableau goes back to the hand instead of the discard pile.
+        if remove is None:
+            original(w, card, right, remove)
+            return
+        removed, _ = w.tableau[remove]
+        original(w, card, right, remove)
+        w.m_discard = tuple(c for c in w.m_discard if c != removed)
+        w.m_hand = sorted_with(w.m_hand, removed)
+
+    return ((movement, "place_in_tableau", place_in_tableau),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics",), _scoring_slip),
@@ -311,5 +344,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("outcome.economic-defeat", "outcome.defeat-offers"), _defeat_ignores_bans),
     Mutant("banned-reserve-triggers", "Banned Reserve cards still trigger on a matching play.",
            ("ban.reserve-trigger", "ban.trigger-offers"), _banned_reserve_triggers),
+    Mutant("banned-reshuffle-effects", "A banned Reserve card's reshuffle effects still resolve.",
+           ("scoring.demographics", "ban.reshuffle-offers"), _banned_reshuffle_effects),
+    Mutant("removed-card-to-hand", "The card removed from a full Tableau goes to the hand, not the discard pile.",
+           ("rule.movement-play", "tableau.full-offers"), _removed_card_to_hand),
 )}
 """Every mutant by name."""

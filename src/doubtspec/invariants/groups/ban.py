@@ -20,6 +20,7 @@ from doubtspec.invariants.shapes import (
 from doubtspec.model import engine
 from doubtspec.model.actions import (
     Action,
+    EndBuy,
     PlayReserve,
     PlayStandard,
 )
@@ -118,6 +119,29 @@ def _trigger_offers(state: GameState) -> str | None:
     return None
 
 
+def _reshuffle_offers(state: GameState) -> str | None:
+    """Before a Draw Phase that triggers a Reshuffle, ban the Reserve's kinds and play the Sequence.
+
+    A banned card in the Reserve has no effect: its reshuffle effects are skipped and it goes to the
+    trash pile like any other (ruling banned-reserve). Bans and a Reserve at a Reshuffle seldom meet in
+    generated games; banning the Reserve's kinds (and emptying the deck into the discard pile, so that
+    the Sequence runs at once under either draw-order ruling) checks the scoring (`scoring.demographics`)
+    and the Reserve's resolution (`rule.draw-phase`) against it at every Reshuffle with a Reserve.
+    """
+    if (not at_rest(state) or state.phase is not Phase.COMPANY_BUY or not state.buys or not state.c_reserve
+            or len(state.c_deck) >= state.cards.rules.company_hand_size):
+        return None
+    from doubtspec.invariants.groups.rule import reshuffled_check
+    from doubtspec.invariants.groups.scoring import scoring_check
+
+    kinds = {state.game.company_card(c).kind for c in state.c_reserve}
+    probe = dataclasses.replace(state, banned=tuple(sorted(kinds | set(state.banned))), c_deck=(),
+                                c_discard=tuple(sorted(state.c_deck + state.c_discard)))
+    after = engine.apply(probe, EndBuy())
+    message = scoring_check(probe, EndBuy(), after) or reshuffled_check(probe, EndBuy(), after)
+    return None if message is None else f"with the Reserve's kinds {sorted(kinds)} banned: {message}"
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("ban.play", "A banned card is played only for its standard effect, and only with Loopholes.",
                         (S.COMPANY_INTERFERENCE, S.MOVEMENT_INTERFERENCE), _ban_play),
@@ -129,5 +153,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.COMPANY_INTERFERENCE, S.MOVEMENT_INTERFERENCE), _ban_offers),
     StateInvariant("ban.trigger-offers", "With the Reserve's kinds banned, no play triggers a Reserve card.",
                    (S.COMPANY_INTERFERENCE, S.RESERVE_EFFECTS), _trigger_offers),
+    StateInvariant("ban.reshuffle-offers", "A Reshuffle with the Reserve's kinds banned scores, seeds and resolves "
+                   "the Reserve as if those cards had no effect.", (S.COMPANY_INTERFERENCE, S.RESHUFFLE_SEQUENCE),
+                   _reshuffle_offers),
 )
 """The `ban.*` invariants, in the order they are checked and listed."""

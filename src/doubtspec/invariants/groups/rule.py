@@ -279,10 +279,10 @@ def _draw_phase(before: GameState, action: Action, after: GameState) -> str | No
     if after.reshuffles != before.reshuffles + 1:
         return (f"a Draw Phase with {len(before.c_deck)} cards in the deck (fewer than {size}) ran "
                 f"{after.reshuffles - before.reshuffles} Reshuffles")
-    return _reshuffled(before, action, after)
+    return reshuffled_check(before, action, after)
 
 
-def _reshuffled(before: GameState, action: Action, after: GameState) -> str | None:
+def reshuffled_check(before: GameState, action: Action, after: GameState) -> str | None:
     """Reshuffle Sequence C and D: the Reserve resolves right to left into the trash; the discards join the deck.
 
     Checked when the Sequence ran to its draw in one step: no Reserve card with reshuffle effects
@@ -488,7 +488,7 @@ class _Table:
 _MOVEMENT_TABLE = ("tableau", "influence", "messaging", "agitation", "flight", "flight_spent", "supply")
 
 
-def _movement_play(before: GameState, action: Action, after: GameState) -> str | None:
+def movement_play_check(before: GameState, action: Action, after: GameState) -> str | None:
     """Playing a Card: pay its Influence, place it at an end, receive the aligned Bonuses of the adjacent card."""
     if not isinstance(action, MovementPlay):
         return None
@@ -648,7 +648,7 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.SCORING_DEMOGRAPHICS, S.SEED_DEMOGRAPHICS), _reshuffle_offers),
     TransitionInvariant("rule.movement-play", "A Movement play pays its Influence (flipped cards, then Flight, then "
                         "tokens), goes to the chosen end and earns the Bonuses aligned with the adjacent face-up card.",
-                        (S.PLAYING_A_CARD, S.SPENDING_INFLUENCE), _movement_play),
+                        (S.PLAYING_A_CARD, S.SPENDING_INFLUENCE), movement_play_check),
     TransitionInvariant("rule.movement-buy", "A Movement buy pays the space's cost plus its Lobbying, returns the "
                         "Profit, resolves the space's Action and takes the card into the hand.",
                         (S.BUYING_A_CARD, S.SPENDING_INFLUENCE), _movement_buy),
