@@ -306,6 +306,24 @@ def _removed_card_to_hand() -> tuple[Patch, ...]:
     return ((movement, "place_in_tableau", place_in_tableau),)
 
 
+def _pacing_without_refresh() -> tuple[Patch, ...]:
+    def pacing_passives(w: Work) -> None:
+        # Pacing gains the token passives but forgets the Refresh passives.
+        influence = messaging = agitation = 0
+        for card, up in w.tableau:
+            if up:
+                passive = w.game.movement_card(card).passive
+                influence, messaging, agitation = (influence + passive.influence, messaging + passive.messaging,
+                                                   agitation + passive.agitation)
+        for number in w.achieved:
+            passive = w.game.goal(number).passive
+            influence, messaging, agitation = (influence + passive.influence, messaging + passive.messaging,
+                                               agitation + passive.agitation)
+        movement.gain(w, influence, messaging, agitation)
+
+    return ((movement, "pacing_passives", pacing_passives),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics",), _scoring_slip),
@@ -348,5 +366,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("scoring.demographics", "ban.reshuffle-offers"), _banned_reshuffle_effects),
     Mutant("removed-card-to-hand", "The card removed from a full Tableau goes to the hand, not the discard pile.",
            ("rule.movement-play", "tableau.full-offers"), _removed_card_to_hand),
+    Mutant("pacing-without-refresh", "Pacing gains the token passives but not the Refresh passives.",
+           ("rule.pacing",), _pacing_without_refresh),
 )}
 """Every mutant by name."""

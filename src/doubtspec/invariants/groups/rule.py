@@ -621,6 +621,51 @@ def _goal(before: GameState, action: Action, after: GameState) -> str | None:
     return _frame(before, after, (*frame, "banned", "piles", "c_discard", "flight", "influence"), action)
 
 
+def _pacing(before: GameState, action: Action, after: GameState) -> str | None:
+    """Pacing, after the Company's Reshuffle Sequence: passives (and Refresh passives), the Market's shift, Flight.
+
+    Checked on the step that ends the Company's turn after a Reshuffle (its last draw): it runs step 1
+    and the shift of step 2, and stops at the refill's first draw, or, with nothing to refill, runs on
+    to step 3 and the Movement's turn.
+    """
+    if (before.phase is not Phase.COMPANY_DRAW or after.outcome is not None
+            or after.phase not in (Phase.PACING, Phase.MOVEMENT_TURN) or not _reshuffled_this_turn(before)):
+        return None
+    table = _Table.of(before)
+    influence = messaging = agitation = refreshes = 0
+    for card, up in before.tableau:
+        if up:
+            passive = before.game.movement_card(card).passive
+            influence, messaging = influence + passive.influence, messaging + passive.messaging
+            agitation, refreshes = agitation + passive.agitation, refreshes + passive.refresh
+    for goal in before.achieved:
+        passive = before.game.goal(goal).passive
+        influence, messaging = influence + passive.influence, messaging + passive.messaging
+        agitation += passive.agitation
+    table.gain(TokenKind.INFLUENCE, influence)
+    table.gain(TokenKind.MESSAGING, messaging)
+    table.gain(TokenKind.AGITATION, agitation)
+    table.refresh(refreshes)
+    if after.phase is Phase.MOVEMENT_TURN:
+        table.flight, table.flight_spent = table.flight + table.flight_spent, 0
+    problem = table.compare(after, action)
+    if problem is not None:
+        return f"Pacing: {problem}"
+    # Step 2: the cards close up in reading order and keep their Lobbying; the refill draws come later.
+    held = [(c, p) for c, p in zip(before.market, before.market_profit, strict=True) if c != NO_CARD]
+    shifted = [(c, p) for c, p in zip(after.market, after.market_profit, strict=True)][:len(held)]
+    if shifted != held:
+        return f"Pacing shifted the Market {list(before.market)} to {list(after.market)}; the cards close up in order"
+    return None
+
+
+def _reshuffled_this_turn(state: GameState) -> bool:
+    """Whether the Company's Draw Phase in progress ran the Reshuffle Sequence (Pacing follows it)."""
+    from doubtspec.model.steps import EndCompanyTurn
+
+    return any(isinstance(step, EndCompanyTurn) and step.pacing for step in state.pending)
+
+
 # --- the catalog entries -----------------------------------------------------------------------------
 
 INVARIANTS: tuple[Invariant, ...] = (
@@ -656,6 +701,9 @@ INVARIANTS: tuple[Invariant, ...] = (
                         (S.MOVEMENT_ON_YOUR_GO,), _pass),
     TransitionInvariant("rule.messaging", "Messaging returns each Victim removed to the Company's supply and gains "
                         "one Influence for it.", (S.MESSAGING,), _message),
+    TransitionInvariant("rule.pacing", "Pacing after a Reshuffle gains the face-up Tableau's and the Goals' "
+                        "passives, refreshes, closes up the Market in order and reclaims Flight.",
+                        (S.PACING,), _pacing),
     TransitionInvariant("rule.goal", "Agitation achieves a Goal exactly when it covers the Goal's cost, with exactly "
                         "the Goal's bans, Restriction cards and gains; otherwise it stays on the Goal.",
                         (S.AGITATION_AND_GOALS, S.MOVEMENT_INTERFERENCE), _goal),
