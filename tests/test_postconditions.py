@@ -100,3 +100,16 @@ def test_solver_oracle_agrees_with_the_engine_and_catches_a_wrong_successor(game
     wrong = dataclasses.replace(apply(before, action), plays=before.plays + 5)
     message = oracle.check(before, action, wrong)
     assert message is not None and "plays" in message
+
+
+def test_setup_postcondition_checks_the_first_decision(game: Game) -> None:
+    setup = BY_ID["rule.setup"]
+    assert isinstance(setup, StateInvariant)
+    rng = random.Random(5)
+    state = new_game(game)
+    while state.pending or state.phase is not Phase.MOVEMENT_TURN:
+        actions = legal_actions(state)
+        state = apply(state, actions[rng.randrange(len(actions))])
+    assert setup.check(state) is None
+    assert setup.check(dataclasses.replace(state, victims=(9, 0, 0, 0))) is not None
+    assert setup.check(dataclasses.replace(state, goals=state.goals[6:] + state.goals[:6])) is not None
