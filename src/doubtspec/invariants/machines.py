@@ -240,6 +240,8 @@ class GameMachine(RuleBasedStateMachine):
     _trace_checks: ClassVar[tuple[TraceInvariant, ...]] = ()
     _probes: ClassVar[dict[str, ProbeInvariant]] = {}
     _configured_for: ClassVar[tuple[Invariant, ...] | None] = None
+    passed_prefixes: ClassVar[set[int]] = set()
+    """Corpus prefixes (by index) this run has checked and found clean."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -354,6 +356,9 @@ class GameMachine(RuleBasedStateMachine):
         recorder = self.recorder
         recorder.steps += 1
         self.rounds.append(after.round)
+        # The successor's own properties first (conservation, limits): when a step breaks one of them and
+        # also a postcondition, the report names the more basic finding.
+        self._check_state(before, after)
         for inv in self.transitions_checked:
             if inv.id in SAMPLED and not self._due(inv.id):
                 continue
@@ -366,7 +371,6 @@ class GameMachine(RuleBasedStateMachine):
             if message is not None:
                 self._fail(inv, message, before, after)
         recorder.checks += len(self.transitions_checked)
-        self._check_state(before, after)
         self.state = after
         if after.outcome is not None:
             self._finish_game()
@@ -443,8 +447,10 @@ class GameMachine(RuleBasedStateMachine):
     def start(self, data: st.DataObject) -> None:
         """Start from Set-Up, or (one example in four) from the end of a corpus prefix of a deep game.
 
-        The prefix is played through the engine unchecked and kept in the trace, so a report replays
-        from Set-Up. Shrinking prefers Set-Up, then the shorter prefixes (the corpus is shortest first).
+        The prefix is kept in the trace, so a report replays from Set-Up. It is checked like any
+        play the first time a run uses it, and played unchecked once it has passed (the same steps
+        would pass again); one that fails is checked, and fails, every time. Shrinking prefers
+        Set-Up, then the shorter prefixes (the corpus is shortest first).
         """
         game = type(self).game
         assert game is not None
@@ -452,13 +458,21 @@ class GameMachine(RuleBasedStateMachine):
         choice = data.conjecture_data
         if not prefixes or not choice.draw_boolean(CORPUS_SHARE):
             return
-        prefix = prefixes[choice.draw_integer(0, len(prefixes) - 1)]
+        index = choice.draw_integer(0, len(prefixes) - 1)
+        prefix = prefixes[index]
+        passed = type(self).passed_prefixes
+        if index in passed:
+            state = self.state
+            for action in prefix:
+                state = engine.apply(state, action)
+                self.actions.append(action)
+                self.rounds.append(state.round)
+            self.state = state
+        else:
+            for action in prefix:
+                self._apply(action)  # raises on a violation, leaving the prefix unmarked
+            passed.add(index)
         state = self.state
-        for action in prefix:
-            state = engine.apply(state, action)
-            self.actions.append(action)
-            self.rounds.append(state.round)
-        self.state = state
         self.from_corpus = len(prefix)
         # The targets count progress from here: a deep prefix is no merit of the example.
         self.base = (state.round, state.profit, catalog.goal_points(state), len(state.banned))
@@ -641,7 +655,7 @@ def machine_for(game: Game, invariants: tuple[Invariant, ...] = CATALOG,
     name = f"GameMachine_{game.cards.fingerprint}_{rulings}_{selection}"
     attributes = {"game": game, "selection": invariants, "recorder": recorder or Recorder(),
                   "check_every": check_every or GameMachine.check_every,
-                  "oracle_every": oracle_every or GameMachine.oracle_every,
+                  "oracle_every": oracle_every or GameMachine.oracle_every, "passed_prefixes": set(),
                   "_configured_for": None, "__module__": __name__}
     machine = type(name, (GameMachine,), attributes)
     return machine

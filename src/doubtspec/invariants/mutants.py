@@ -328,7 +328,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics",), _scoring_slip),
     Mutant("token-from-nothing", "Pass gives the Movement an Influence token that does not come from the supply.",
-           ("tokens.influence",), _token_from_nothing),
+           ("tokens.influence", "rule.pass"), _token_from_nothing),
     Mutant("ban-ignored", "Bans are ignored: banned cards can be played and banned Reserve cards trigger.",
            ("ban.play", "reject.banned", "ban.reserve-trigger", "ban.offers"), _ban_ignored),
     Mutant("hand-limit-off-by-one", "The Movement may buy with one card more than its hand limit.",
