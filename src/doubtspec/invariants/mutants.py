@@ -20,10 +20,11 @@ from typing import Any
 
 from doubtspec.invariants import catalog, corpus
 from doubtspec.model import company, engine, legal, movement
+from doubtspec.model.actions import Action
 from doubtspec.model.cards import Icon, TokenKind, Trigger, Zone
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState
-from doubtspec.model.steps import Effect, StartCompanyTurn, Step
+from doubtspec.model.steps import Agitation, Effect, StartCompanyTurn, Step
 from doubtspec.model.work import Work, replace_at, sorted_with
 
 Patch = tuple[object, str, Any]
@@ -324,6 +325,16 @@ def _pacing_without_refresh() -> tuple[Patch, ...]:
     return ((movement, "pacing_passives", pacing_passives),)
 
 
+def _progress_not_credited() -> tuple[Patch, ...]:
+    original = legal.agitation_choices
+
+    def agitation_choices(state: GameState, step: Agitation) -> list[Action]:
+        # The tokens offered for a Goal ignore the Agitation already on it.
+        return original(dataclasses.replace(state, goal_agitation=(0,) * len(state.goal_agitation)), step)
+
+    return ((legal, "agitation_choices", agitation_choices),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics",), _scoring_slip),
@@ -368,5 +379,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.movement-play", "tableau.full-offers"), _removed_card_to_hand),
     Mutant("pacing-without-refresh", "Pacing gains the token passives but not the Refresh passives.",
            ("rule.pacing",), _pacing_without_refresh),
+    Mutant("progress-not-credited", "The Agitation offered for a Goal ignores the Agitation already on it.",
+           ("rule.agitation-offers",), _progress_not_credited),
 )}
 """Every mutant by name."""

@@ -20,7 +20,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterable
 
-from doubtspec.invariants.derived import at_rest, budget_of, buy_costs
+from doubtspec.invariants.derived import at_rest, budget_of, buy_costs, legal
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
 from doubtspec.model.actions import (
@@ -666,6 +666,30 @@ def _reshuffled_this_turn(state: GameState) -> bool:
     return any(isinstance(step, EndCompanyTurn) and step.pacing for step in state.pending)
 
 
+def _agitation_offers(state: GameState) -> str | None:
+    """At an Agitation choice, each Goal offered takes from no tokens up to what it still needs, and with one and
+    two Agitation already on it (progress is rare in generated games) one and two tokens fewer."""
+    if state.outcome is not None or not state.pending or not isinstance(state.pending[0], Agitation):
+        return None
+    from doubtspec.model.legal import choice_actions
+
+    step = state.pending[0]
+    slots = sorted({a.slot for a in legal(state) if isinstance(a, Agitate)})
+    for slot in slots:
+        for progress in (state.goal_agitation[slot], 1, 2):
+            agitation = (*state.goal_agitation[:slot], progress, *state.goal_agitation[slot + 1:])
+            probe = dataclasses.replace(state, goal_agitation=agitation)
+            need = probe.game.goal(probe.goals[slot]).cost + probe.goal_profit[slot] - progress
+            top = min(probe.agitation, max(0, need - step.icons))
+            expected = {t for t in range(top + 1) if step.icons + t > 0 or need <= 0}
+            offered = {a.tokens for a in choice_actions(probe, step) if isinstance(a, Agitate) and a.slot == slot}
+            if offered != expected:
+                return (f"with {progress} Agitation on Goal place {slot} (needing {need}, {step.icons} from icons, "
+                        f"{probe.agitation} tokens held) the engine offers {sorted(offered)} tokens, not "
+                        f"{sorted(expected)}")
+    return None
+
+
 def _setup(state: GameState) -> str | None:
     """Company and Movement Set-Up, checked at the Movement's first decision (round 1, nothing played yet)."""
     if (not at_rest(state) or state.round != 1 or state.phase is not Phase.MOVEMENT_TURN or state.m_hand
@@ -738,6 +762,9 @@ INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.pacing", "Pacing after a Reshuffle gains the face-up Tableau's and the Goals' "
                         "passives, refreshes, closes up the Market in order and reclaims Flight.",
                         (S.PACING,), _pacing),
+    StateInvariant("rule.agitation-offers", "An Agitation offers each available Goal from no tokens up to what it "
+                   "still needs (its cost, plus its Profit, less the Agitation on it, less the icons).",
+                   (S.AGITATION_AND_GOALS,), _agitation_offers),
     TransitionInvariant("rule.goal", "Agitation achieves a Goal exactly when it covers the Goal's cost, with exactly "
                         "the Goal's bans, Restriction cards and gains; otherwise it stays on the Goal.",
                         (S.AGITATION_AND_GOALS, S.MOVEMENT_INTERFERENCE), _goal),
