@@ -93,6 +93,8 @@ def test_sampled_checks_exist_and_run_first_in_each_example(game: Game) -> None:
     runner = machine()
     assert [runner._due("contract.legal") for _ in range(7)] == [True, False, False, True, False, False, True]
     assert machine_for(game).check_every == PROFILES["ci"].check_every
+    assert machine_for(game, corpus_share=0.0).corpus_share == 0.0
+    assert machine_for(game).corpus_share == PROFILES["ci"].corpus_share
 
 
 def test_violation_counts_decisions_beside_steps(game: Game) -> None:

@@ -214,9 +214,6 @@ ORACLE = "oracle.solver"
 
 # --- the machine ------------------------------------------------------------------------------
 
-CORPUS_SHARE = 0.25
-"""Chance that an example starts from a corpus prefix (`doubtspec.invariants.corpus`) instead of Set-Up."""
-
 STRETCH = 40
 """The most decisions one rule call plays (Hypothesis draws the count once per call: about twenty on
 average, and the shrinker makes it smaller, so a shorter game is a simpler choice sequence)."""
@@ -234,6 +231,8 @@ class GameMachine(RuleBasedStateMachine):
     """How often the `SAMPLED` checks run (the ci profile's rate unless `machine_for` is told otherwise)."""
     oracle_every: ClassVar[int] = PROFILES["ci"].oracle_every
     """One example in this many asks the solver's encoding about one step (`ORACLE`)."""
+    corpus_share: ClassVar[float] = PROFILES["ci"].corpus_share
+    """The chance that an example starts from a corpus prefix (`doubtspec.invariants.corpus`) instead of Set-Up."""
 
     _state_checks: ClassVar[tuple[StateInvariant, ...]] = ()
     _transition_checks: ClassVar[tuple[TransitionInvariant, ...]] = ()
@@ -445,7 +444,7 @@ class GameMachine(RuleBasedStateMachine):
 
     @initialize(data=st.data())
     def start(self, data: st.DataObject) -> None:
-        """Start from Set-Up, or (one example in four) from the end of a corpus prefix of a deep game.
+        """Start from Set-Up, or (at the profile's `corpus_share`) from the end of a corpus prefix of a deep game.
 
         The prefix is kept in the trace, so a report replays from Set-Up. It is checked like any
         play the first time a run uses it, and played unchecked once it has passed (the same steps
@@ -456,7 +455,8 @@ class GameMachine(RuleBasedStateMachine):
         assert game is not None
         prefixes = corpus.prefixes(game, _steer)
         choice = data.conjecture_data
-        if not prefixes or not choice.draw_boolean(CORPUS_SHARE):
+        share = type(self).corpus_share
+        if not prefixes or share <= 0 or not choice.draw_boolean(share):
             return
         index = choice.draw_integer(0, len(prefixes) - 1)
         prefix = prefixes[index]
@@ -640,11 +640,12 @@ def _organised(state: GameState, pool: Sequence[Action]) -> Sequence[Action]:
 
 def machine_for(game: Game, invariants: tuple[Invariant, ...] = CATALOG,
                 recorder: Recorder | None = None, check_every: int | None = None,
-                oracle_every: int | None = None) -> type[GameMachine]:
+                oracle_every: int | None = None, corpus_share: float | None = None) -> type[GameMachine]:
     """A `GameMachine` subclass for one card set, rulings and selection of invariants.
 
-    `check_every` and `oracle_every` are the rates of the costly checks (`SAMPLED`, `ORACLE`; a
-    profile's fields of the same names); the defaults are the ci profile's.
+    `check_every` and `oracle_every` are the rates of the costly checks (`SAMPLED`, `ORACLE`) and
+    `corpus_share` how often an example starts from a deep prefix (a profile's fields of the same
+    names); the defaults are the ci profile's.
 
     Its name carries the card set's fingerprint and the rulings, so that Hypothesis keeps the
     examples of different configurations apart in its database.
@@ -656,6 +657,7 @@ def machine_for(game: Game, invariants: tuple[Invariant, ...] = CATALOG,
     attributes = {"game": game, "selection": invariants, "recorder": recorder or Recorder(),
                   "check_every": check_every or GameMachine.check_every,
                   "oracle_every": oracle_every or GameMachine.oracle_every, "passed_prefixes": set(),
+                  "corpus_share": GameMachine.corpus_share if corpus_share is None else corpus_share,
                   "_configured_for": None, "__module__": __name__}
     machine = type(name, (GameMachine,), attributes)
     return machine

@@ -46,6 +46,8 @@ class Profile:
     and every `check_every`-th one after. 1 checks every step."""
     oracle_every: int = 1
     """One example in `oracle_every` asks the solver's encoding about one of its steps (`oracle.solver`)."""
+    corpus_share: float = 0.25
+    """The chance that an example starts from a deep corpus prefix instead of Set-Up (`invariants.corpus`)."""
 
     def settings(self, database: ExampleDatabase | str | None = "default", max_examples: int | None = None,
                  quiet: bool = True) -> settings:
