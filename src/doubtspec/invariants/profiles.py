@@ -74,7 +74,7 @@ class Profile:
 PROFILES: dict[str, Profile] = {
     "ci": Profile("ci", "bounded and deterministic: a fixed seed and a fixed number of examples",
                   steps=40, examples=600, budget=None, seed=0, check_every=4,
-                  oracle_every=20),
+                  oracle_every=20, corpus_share=0.0),
     "dev": Profile("dev", "a minute of fuzzing with a fresh seed", steps=60, examples=None, budget=60.0, seed=None,
                    check_every=2, oracle_every=3),
     "nightly": Profile("nightly", "an hour of fuzzing with long games", steps=120, examples=None, budget=3600.0,
