@@ -292,17 +292,42 @@ class GameMachine(RuleBasedStateMachine):
             self._fail(NO_CRASH, f"new_game raised {type(exc).__name__}: {exc}", None, None)
             raise AssertionError("unreachable") from exc  # _fail raises; keeps the type checker informed
         self.state = state
+        self.trail: list[GameState] = [state]
+        """Every state of the game so far (the trace's states), to find where a sampled check first fails."""
         self._check_state(None, state)
 
     def _fail(self, invariant: Invariant, message: str, before: GameState | None, after: GameState | None,
               probe: Action | None = None) -> None:
         game = type(self).game
         assert game is not None
+        step = len(self.actions)
+        if probe is None and invariant.id in SAMPLED:
+            # A sampled check may have skipped earlier steps that fail it too: report the first, as a
+            # replay that checks every step would. (Not the solver oracle: a Z3 call per earlier step
+            # on every failing replay of the shrinker would cost more than the finding is worth.)
+            step, message, before, after = self._first_failure(invariant, step, message, before, after)
         shown = after if after is not None else (before if before is not None else engine.new_game(game))
-        violation = Violation(invariant, message, game, tuple(self.actions), len(self.actions), before, shown, probe)
+        violation = Violation(invariant, message, game, tuple(self.actions[:step]), step, before, shown, probe)
         self.failed = True
         self.recorder.record(violation)
         raise violation_type(invariant.id)(violation)
+
+    def _first_failure(self, invariant: Invariant, step: int, message: str, before: GameState | None,
+                       after: GameState | None) -> tuple[int, str, GameState | None, GameState | None]:
+        """The first step of the trace at which `invariant` fails (`step` and its finding if none earlier)."""
+        for index in range(step):
+            earlier: str | None = None
+            state = self.trail[index]
+            try:
+                if isinstance(invariant, StateInvariant):
+                    earlier = invariant.check(state)
+                elif isinstance(invariant, TransitionInvariant) and index > 0:
+                    earlier = invariant.check(self.trail[index - 1], self.actions[index - 1], state)
+            except Exception as exc:
+                earlier = f"the check raised {type(exc).__name__}: {exc}"
+            if earlier is not None:
+                return index, earlier, (self.trail[index - 1] if index > 0 else None), state
+        return step, message, before, after
 
     def _due(self, invariant_id: str) -> bool:
         """Whether a `SAMPLED` check runs at this chance: its first in the example, then every `check_every`-th."""
@@ -355,6 +380,7 @@ class GameMachine(RuleBasedStateMachine):
         recorder = self.recorder
         recorder.steps += 1
         self.rounds.append(after.round)
+        self.trail.append(after)
         # The successor's own properties first (conservation, limits): when a step breaks one of them and
         # also a postcondition, the report names the more basic finding.
         self._check_state(before, after)
@@ -467,6 +493,7 @@ class GameMachine(RuleBasedStateMachine):
                 state = engine.apply(state, action)
                 self.actions.append(action)
                 self.rounds.append(state.round)
+                self.trail.append(state)
             self.state = state
         else:
             for action in prefix:
