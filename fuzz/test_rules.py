@@ -1,9 +1,10 @@
 """The rules fuzzers as test modules that pytest and HypoFuzz run unchanged.
 
 Each class is a `RuleBasedStateMachine.TestCase`: the engine under one card set and one reading of
-the open rules, checked against the whole invariant catalog after every step. The settings come
-from the Hypothesis profile named by `DOUBTSPEC_PROFILE` (default `doubtspec-dev`); HypoFuzz
-ignores the example count and runs each for as long as it is left running.
+the open rules, checked against the whole invariant catalog after every step (the costly checks at
+the profile's rates). The settings come from the Hypothesis profile named by `DOUBTSPEC_PROFILE`
+(default `doubtspec-dev`); HypoFuzz ignores the example count and runs each for as long as it is
+left running.
 
     pytest fuzz/                     # a bounded run of every machine
     hypothesis fuzz fuzz/            # HypoFuzz: fuzz them all until stopped (see fuzz/README.md)
@@ -16,17 +17,20 @@ import os
 from hypothesis import settings
 
 from doubtspec.invariants.machines import GameMachine, machine_for
-from doubtspec.invariants.profiles import register
+from doubtspec.invariants.profiles import PROFILES, register
 from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
 from doubtspec.model.rulings import Rulings
 
 register()
-_PROFILE = settings.get_profile(os.environ.get("DOUBTSPEC_PROFILE", "doubtspec-dev"))
+_NAME = os.environ.get("DOUBTSPEC_PROFILE", "doubtspec-dev")
+_PROFILE = settings.get_profile(_NAME)
+_RATES = PROFILES.get(_NAME.removeprefix("doubtspec-"), PROFILES["dev"])
 
 
 def _machine(*rulings: str) -> type[GameMachine]:
-    machine = machine_for(Game(load_cards(), Rulings.parse(rulings)))
+    machine = machine_for(Game(load_cards(), Rulings.parse(rulings)), check_every=_RATES.check_every,
+                          oracle_every=_RATES.oracle_every, corpus_share=_RATES.corpus_share)
     machine.TestCase.settings = _PROFILE
     return machine
 

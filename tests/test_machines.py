@@ -81,3 +81,26 @@ def test_profiles(name: str) -> None:
     if name == "ci":
         assert profile.seed is not None and profile.examples is not None
     assert settings.get_profile(f"doubtspec-{name}").stateful_step_count == profile.steps
+
+
+def test_sampled_checks_exist_and_run_first_in_each_example(game: Game) -> None:
+    from doubtspec.invariants.catalog import BY_ID
+    from doubtspec.invariants.machines import SAMPLED
+
+    assert SAMPLED.issubset(BY_ID)
+    machine = machine_for(game, CATALOG, Recorder(), check_every=3)
+    assert machine.check_every == 3
+    runner = machine()
+    assert [runner._due("contract.legal") for _ in range(7)] == [True, False, False, True, False, False, True]
+    assert machine_for(game).check_every == PROFILES["ci"].check_every
+    assert machine_for(game, corpus_share=0.0).corpus_share == 0.0
+    assert machine_for(game).corpus_share == PROFILES["ci"].corpus_share
+
+
+def test_violation_counts_decisions_beside_steps(game: Game) -> None:
+    from doubtspec.invariants.machines import Violation
+    from doubtspec.model.actions import Chance, EndPlay, Pass
+
+    state = new_game(game)
+    violation = Violation(CATALOG[0], "m", game, (Chance(1), Pass(), Chance(2), EndPlay()), 4, None, state)
+    assert violation.decisions == 2 and violation.step == 4

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -31,9 +32,9 @@ from hypothesis import strategies as st
 from hypothesis import target
 from hypothesis.control import current_build_context
 from hypothesis.errors import InvalidArgument
-from hypothesis.stateful import RuleBasedStateMachine, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
-from doubtspec.invariants import catalog
+from doubtspec.invariants import catalog, corpus
 from doubtspec.invariants.catalog import (
     CATALOG,
     Invariant,
@@ -43,6 +44,8 @@ from doubtspec.invariants.catalog import (
     TraceInvariant,
     TransitionInvariant,
 )
+from doubtspec.invariants.groups.oracle import ORACLE_ACTIONS
+from doubtspec.invariants.profiles import PROFILES
 from doubtspec.model import engine
 from doubtspec.model.actions import (
     Action,
@@ -127,6 +130,11 @@ class Violation:
     after: GameState
     probe: Action | None = None
 
+    @property
+    def decisions(self) -> int:
+        """The trace's decisions: its steps that are not chance events (Set-Up's choice included)."""
+        return sum(1 for action in self.actions if not isinstance(action, Chance))
+
 
 class InvariantViolation(AssertionError):
     """Raised inside a machine when an invariant fails; carries the `Violation`."""
@@ -190,11 +198,25 @@ class Recorder:
 
 NO_CRASH = catalog.BY_ID["contract.no-crash"]
 
+SAMPLED: frozenset[str] = frozenset({
+    "contract.apply-pure", "contract.legal", "ban.reserve-trigger", "ban.offers", "doubt.messaging-offers",
+    "outcome.profit-offers", "rule.buy-offers", "rule.draw-offers", "rule.reshuffle-offers", "lobby.offers",
+    "hand.marginalization-offers", "outcome.defeat-offers", "ban.trigger-offers", "ban.reshuffle-offers",
+    "tableau.full-offers",
+})
+"""The checks that re-run the engine (purity, legality, the what-ifs): each costs more than a step of the
+game itself, so a profile runs them at its first chance in each example and on every `check_every`-th
+chance after (`Profile.check_every`); every other check runs on every step."""
+
+ORACLE = "oracle.solver"
+"""A Z3 call per check: it runs on one step in one example of `oracle_every` (`Profile.oracle_every`)."""
+
 
 # --- the machine ------------------------------------------------------------------------------
 
-CONTINUE = 0.95
-"""Chance that a rule's stretch of play goes on at the next decision (about twenty decisions a stretch)."""
+STRETCH = 40
+"""The most decisions one rule call plays (Hypothesis draws the count once per call: about twenty on
+average, and the shrinker makes it smaller, so a shorter game is a simpler choice sequence)."""
 
 
 class GameMachine(RuleBasedStateMachine):
@@ -205,12 +227,20 @@ class GameMachine(RuleBasedStateMachine):
     selection: ClassVar[tuple[Invariant, ...]] = CATALOG
     """The invariants this machine checks."""
     recorder: ClassVar[Recorder] = Recorder()
+    check_every: ClassVar[int] = PROFILES["ci"].check_every
+    """How often the `SAMPLED` checks run (the ci profile's rate unless `machine_for` is told otherwise)."""
+    oracle_every: ClassVar[int] = PROFILES["ci"].oracle_every
+    """One example in this many asks the solver's encoding about one step (`ORACLE`)."""
+    corpus_share: ClassVar[float] = PROFILES["ci"].corpus_share
+    """The chance that an example starts from a corpus prefix (`doubtspec.invariants.corpus`) instead of Set-Up."""
 
     _state_checks: ClassVar[tuple[StateInvariant, ...]] = ()
     _transition_checks: ClassVar[tuple[TransitionInvariant, ...]] = ()
     _trace_checks: ClassVar[tuple[TraceInvariant, ...]] = ()
     _probes: ClassVar[dict[str, ProbeInvariant]] = {}
     _configured_for: ClassVar[tuple[Invariant, ...] | None] = None
+    passed_prefixes: ClassVar[set[int]] = set()
+    """Corpus prefixes (by index) this run has checked and found clean."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -231,6 +261,11 @@ class GameMachine(RuleBasedStateMachine):
         self.best_profit = 0
         self.best_points = 0
         self.best_bans = 0
+        self.chances: dict[str, int] = {}
+        self.oracle_kind: type | None = None
+        self.oracle_done = False
+        self.from_corpus = 0
+        self.base = (0, 0, 0, 0)
         self._start_game()
 
     @classmethod
@@ -257,21 +292,75 @@ class GameMachine(RuleBasedStateMachine):
             self._fail(NO_CRASH, f"new_game raised {type(exc).__name__}: {exc}", None, None)
             raise AssertionError("unreachable") from exc  # _fail raises; keeps the type checker informed
         self.state = state
+        self.trail: list[GameState] = [state]
+        """Every state of the game so far (the trace's states), to find where a sampled check first fails."""
         self._check_state(None, state)
 
     def _fail(self, invariant: Invariant, message: str, before: GameState | None, after: GameState | None,
               probe: Action | None = None) -> None:
         game = type(self).game
         assert game is not None
+        step = len(self.actions)
+        if probe is None and invariant.id in SAMPLED:
+            # A sampled check may have skipped earlier steps that fail it too: report the first, as a
+            # replay that checks every step would. (Not the solver oracle: a Z3 call per earlier step
+            # on every failing replay of the shrinker would cost more than the finding is worth.)
+            step, message, before, after = self._first_failure(invariant, step, message, before, after)
         shown = after if after is not None else (before if before is not None else engine.new_game(game))
-        violation = Violation(invariant, message, game, tuple(self.actions), len(self.actions), before, shown, probe)
+        violation = Violation(invariant, message, game, tuple(self.actions[:step]), step, before, shown, probe)
         self.failed = True
         self.recorder.record(violation)
         raise violation_type(invariant.id)(violation)
 
+    def _first_failure(self, invariant: Invariant, step: int, message: str, before: GameState | None,
+                       after: GameState | None) -> tuple[int, str, GameState | None, GameState | None]:
+        """The first step of the trace at which `invariant` fails (`step` and its finding if none earlier)."""
+        for index in range(step):
+            earlier: str | None = None
+            state = self.trail[index]
+            try:
+                if isinstance(invariant, StateInvariant):
+                    earlier = invariant.check(state)
+                elif isinstance(invariant, TransitionInvariant) and index > 0:
+                    earlier = invariant.check(self.trail[index - 1], self.actions[index - 1], state)
+            except Exception as exc:
+                earlier = f"the check raised {type(exc).__name__}: {exc}"
+            if earlier is not None:
+                return index, earlier, (self.trail[index - 1] if index > 0 else None), state
+        return step, message, before, after
+
+    def _due(self, invariant_id: str) -> bool:
+        """Whether a `SAMPLED` check runs at this chance: its first in the example, then every `check_every`-th."""
+        seen = self.chances.get(invariant_id, 0)
+        self.chances[invariant_id] = seen + 1
+        return seen % type(self).check_every == 0
+
+    def _oracle_due(self, action: Action) -> bool:
+        """Whether `oracle.solver` checks this step: the example's first action of a kind chosen by its Set-Up.
+
+        Example and kind come from the example's own first steps (not from a counter of the run), so that
+        Hypothesis's replays and shrinks of an example see the same oracle checks.
+        """
+        if self.oracle_done:
+            return False
+        if self.oracle_kind is None:
+            if len(self.actions) < 20:
+                return False
+            digest = zlib.crc32(repr(self.actions[:20]).encode())
+            if digest % type(self).oracle_every:
+                self.oracle_done = True
+                return False
+            self.oracle_kind = ORACLE_ACTIONS[(digest // type(self).oracle_every) % len(ORACLE_ACTIONS)]
+        if type(action) is not self.oracle_kind:
+            return False
+        self.oracle_done = True
+        return True
+
     def _check_state(self, before: GameState | None, state: GameState) -> None:
         recorder = self.recorder
         for inv in self.states_checked:
+            if inv.id in SAMPLED and not self._due(inv.id):
+                continue
             try:
                 message = inv.check(state)
             except Exception as exc:
@@ -291,7 +380,15 @@ class GameMachine(RuleBasedStateMachine):
         recorder = self.recorder
         recorder.steps += 1
         self.rounds.append(after.round)
+        self.trail.append(after)
+        # The successor's own properties first (conservation, limits): when a step breaks one of them and
+        # also a postcondition, the report names the more basic finding.
+        self._check_state(before, after)
         for inv in self.transitions_checked:
+            if inv.id in SAMPLED and not self._due(inv.id):
+                continue
+            if inv.id == ORACLE and not self._oracle_due(action):
+                continue
             try:
                 message = inv.check(before, action, after)
             except Exception as exc:
@@ -299,7 +396,6 @@ class GameMachine(RuleBasedStateMachine):
             if message is not None:
                 self._fail(inv, message, before, after)
         recorder.checks += len(self.transitions_checked)
-        self._check_state(before, after)
         self.state = after
         if after.outcome is not None:
             self._finish_game()
@@ -329,14 +425,16 @@ class GameMachine(RuleBasedStateMachine):
 
         Each decision takes an action of this rule's kind when there is one and any legal action
         otherwise; chance events are resolved as they come. A stretch covers several engine steps
-        (about twenty decisions on average), which keeps Hypothesis's cost of choosing a rule from
-        dominating the engine's cost per step; shrinking shortens stretches towards one decision.
+        (its count of decisions is drawn once, up to `STRETCH`), which keeps Hypothesis's cost of
+        choosing a rule from dominating the engine's cost per step; each decision then costs one draw,
+        and shrinking shortens stretches towards one decision.
         """
         # Choices are drawn straight from the test case's choice sequence (`DataObject.conjecture_data`,
         # which Hypothesis documents as semi-stable): `data.draw(st.integers(...))` costs several
         # times more per draw, for a printout of each draw that the reports replace anyway.
         choice = data.conjecture_data
-        first = True
+        decisions = 0
+        stretch = 0
         while True:
             state = self.state
             if state.outcome is not None:
@@ -345,9 +443,13 @@ class GameMachine(RuleBasedStateMachine):
             if not actions:
                 return  # `liveness.actions` has already reported this state
             decision = not isinstance(actions[0], Chance)
-            # At each later decision Hypothesis chooses whether this stretch of play goes on.
-            if not first and decision and not choice.draw_boolean(CONTINUE):
-                return
+            # The stretch ends after the number of decisions Hypothesis drew at its first one.
+            if decision:
+                if decisions == 0:
+                    stretch = choice.draw_integer(1, STRETCH)
+                elif decisions >= stretch:
+                    return
+                decisions += 1
             pool: Sequence[Action] = actions
             if decision and len(actions) > 1:
                 # Steering first (a per-game choice), then this rule's kind among what is left.
@@ -363,7 +465,44 @@ class GameMachine(RuleBasedStateMachine):
                         pool = _organised(state, pool)
                 pool = [a for a in pool if kind_of(a) is kind] or pool
             self._apply(pool[choice.draw_integer(0, len(pool) - 1) if len(pool) > 1 else 0])
-            first = False
+
+    # -- where an example starts --
+
+    @initialize(data=st.data())
+    def start(self, data: st.DataObject) -> None:
+        """Start from Set-Up, or (at the profile's `corpus_share`) from the end of a corpus prefix of a deep game.
+
+        The prefix is kept in the trace, so a report replays from Set-Up. It is checked like any
+        play the first time a run uses it, and played unchecked once it has passed (the same steps
+        would pass again); one that fails is checked, and fails, every time. Shrinking prefers
+        Set-Up, then the shorter prefixes (the corpus is shortest first).
+        """
+        game = type(self).game
+        assert game is not None
+        prefixes = corpus.prefixes(game, _steer)
+        choice = data.conjecture_data
+        share = type(self).corpus_share
+        if not prefixes or share <= 0 or not choice.draw_boolean(share):
+            return
+        index = choice.draw_integer(0, len(prefixes) - 1)
+        prefix = prefixes[index]
+        passed = type(self).passed_prefixes
+        if index in passed:
+            state = self.state
+            for action in prefix:
+                state = engine.apply(state, action)
+                self.actions.append(action)
+                self.rounds.append(state.round)
+                self.trail.append(state)
+            self.state = state
+        else:
+            for action in prefix:
+                self._apply(action)  # raises on a violation, leaving the prefix unmarked
+            passed.add(index)
+        state = self.state
+        self.from_corpus = len(prefix)
+        # The targets count progress from here: a deep prefix is no merit of the example.
+        self.base = (state.round, state.profit, catalog.goal_points(state), len(state.banned))
 
     # -- one rule per kind of action --
 
@@ -453,10 +592,22 @@ class GameMachine(RuleBasedStateMachine):
             state = self.state
             self.best_round = max(self.best_round, state.round)
             self.best_profit = max(self.best_profit, state.profit)
-        target(float(self.best_round), label="rounds played")
-        target(float(self.best_profit), label="Company profit")
-        target(float(self.best_points), label="Movement goal points")
-        target(float(self.best_bans), label="bans in force")
+        rounds, profit, points, bans = self.base
+        target(float(self.best_round - rounds), label="rounds played")
+        target(float(self.best_profit - profit), label="Company profit")
+        target(float(self.best_points - points), label="Movement goal points")
+        target(float(self.best_bans - bans), label="bans in force")
+
+
+def _steer(state: GameState, pool: Sequence[Action], organised: bool) -> Sequence[Action]:
+    """The machine's steering for corpus games: prudent Company plays; Goal-minded Movement if `organised`."""
+    if len(pool) <= 1 or state.pending:
+        return pool
+    if state.phase is Phase.COMPANY_PLAY:
+        return _prudent(state, pool)
+    if organised and state.phase is Phase.MOVEMENT_TURN:
+        return _organised(state, pool)
+    return pool
 
 
 def _prudent(state: GameState, pool: Sequence[Action]) -> Sequence[Action]:
@@ -515,8 +666,13 @@ def _organised(state: GameState, pool: Sequence[Action]) -> Sequence[Action]:
 
 
 def machine_for(game: Game, invariants: tuple[Invariant, ...] = CATALOG,
-                recorder: Recorder | None = None) -> type[GameMachine]:
+                recorder: Recorder | None = None, check_every: int | None = None,
+                oracle_every: int | None = None, corpus_share: float | None = None) -> type[GameMachine]:
     """A `GameMachine` subclass for one card set, rulings and selection of invariants.
+
+    `check_every` and `oracle_every` are the rates of the costly checks (`SAMPLED`, `ORACLE`) and
+    `corpus_share` how often an example starts from a deep prefix (a profile's fields of the same
+    names); the defaults are the ci profile's.
 
     Its name carries the card set's fingerprint and the rulings, so that Hypothesis keeps the
     examples of different configurations apart in its database.
@@ -526,6 +682,9 @@ def machine_for(game: Game, invariants: tuple[Invariant, ...] = CATALOG,
     selection = "all" if invariants == CATALOG else hashlib.sha256(ids.encode()).hexdigest()[:8]
     name = f"GameMachine_{game.cards.fingerprint}_{rulings}_{selection}"
     attributes = {"game": game, "selection": invariants, "recorder": recorder or Recorder(),
+                  "check_every": check_every or GameMachine.check_every,
+                  "oracle_every": oracle_every or GameMachine.oracle_every, "passed_prefixes": set(),
+                  "corpus_share": GameMachine.corpus_share if corpus_share is None else corpus_share,
                   "_configured_for": None, "__module__": __name__}
     machine = type(name, (GameMachine,), attributes)
     return machine

@@ -12,17 +12,19 @@ to see what a report looks like; nothing in the product activates them.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from doubtspec.invariants import catalog
-from doubtspec.model import company, legal, movement
-from doubtspec.model.cards import TokenKind, Zone
+from doubtspec.invariants import catalog, corpus
+from doubtspec.model import company, engine, legal, movement
+from doubtspec.model.actions import Action
+from doubtspec.model.cards import Icon, TokenKind, Trigger, Zone
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState
-from doubtspec.model.steps import StartCompanyTurn
+from doubtspec.model.steps import Agitation, Effect, StartCompanyTurn, Step
 from doubtspec.model.work import Work, replace_at, sorted_with
 
 Patch = tuple[object, str, Any]
@@ -47,11 +49,13 @@ class Mutant:
                 saved.append((owner, name, getattr(owner, name)))
                 setattr(owner, name, replacement)
             catalog.forget()
+            corpus.forget()
             yield self
         finally:
             for owner, name, original in reversed(saved):
                 setattr(owner, name, original)
             catalog.forget()
+            corpus.forget()
 
 
 # --- the breakages ----------------------------------------------------------------------------
@@ -126,11 +130,216 @@ def _profit_victory_ignored() -> tuple[Patch, ...]:
     return ((company, "check_profit_victory", check_profit_victory),)
 
 
+def _trash_at_face_value() -> tuple[Patch, ...]:
+    def buy_cost(game: Game, card: int, from_trash: bool, discount: int) -> int:
+        # The trash pile's extra cost forgotten.
+        return max(0, game.budget[card] - discount)
+
+    return ((company, "buy_cost", buy_cost), (legal, "buy_cost", buy_cost))
+
+
+def _reshuffle_at_five() -> tuple[Patch, ...]:
+    original = company.start_draw_phase
+
+    def start_draw_phase(w: Work) -> None:
+        # A deck of exactly five cards triggers the Reshuffle Sequence too.
+        size = w.game.cards.rules.company_hand_size
+        if len(w.c_deck) == size:
+            w.c_deck, hidden = w.c_deck[:-1], w.c_deck[-1:]
+            original(w)
+            w.c_deck = tuple(sorted(w.c_deck + hidden))
+            return
+        original(w)
+
+    return ((company, "start_draw_phase", start_draw_phase),)
+
+
+def _reserve_trashed_left_to_right() -> tuple[Patch, ...]:
+    def resolve_reserve_card(w: Work, index: int) -> None:
+        # Reshuffle Sequence C resolved from the left: the trash pile gets the Reserve in the wrong order.
+        if index < 0:
+            return
+        leaving = [c for c in w.c_reserve if not ((side := w.game.company_card(c).reserve) is not None
+                                                  and side.stays and not company.is_banned(w.game, w.banned, c))]
+        w.c_reserve = tuple(c for c in w.c_reserve if c not in leaving)
+        w.trash = (*w.trash, *leaving)
+
+    return ((company, "resolve_reserve_card", resolve_reserve_card),)
+
+
+def _bonus_from_flipped() -> tuple[Patch, ...]:
+    def place_in_tableau(w: Work, card: int, right: bool, remove: int | None) -> None:
+        # Bonuses taken from the card at the end of the Tableau even when it is flipped.
+        if remove is not None:
+            removed, _ = w.tableau[remove]
+            w.tableau = w.tableau[:remove] + w.tableau[remove + 1:]
+            w.m_discard = sorted_with(w.m_discard, removed)
+        game = w.game
+        neighbour = (w.tableau[-1] if right else w.tableau[0])[0] if w.tableau else None
+        w.tableau = (*w.tableau, (card, True)) if right else ((card, True), *w.tableau)
+        if neighbour is None:
+            return
+        new, other = game.movement_card(card), game.movement_card(neighbour)
+        bonuses = movement.aligned(new.left, other.right) if right else movement.aligned(new.right, other.left)
+        refreshes = 0
+        for kind in bonuses:
+            if kind.value in ("influence", "messaging", "agitation"):
+                movement.gain(w, **{kind.value: 1})
+            else:
+                refreshes += 1
+        movement.refresh(w, refreshes)
+
+    return ((movement, "place_in_tableau", place_in_tableau),)
+
+
+def _play_one_cheaper() -> tuple[Patch, ...]:
+    original = movement.pay_influence
+
+    def pay_influence(w: Work, flip: tuple[int, ...], cost: int) -> None:
+        # Every payment one Influence short (the legal moves still ask for the full price).
+        original(w, flip, max(0, cost - 1))
+
+    return ((movement, "pay_influence", pay_influence),)
+
+
+def _restriction_withheld() -> tuple[Patch, ...]:
+    original = movement.achieve
+
+    def achieve(w: Work, slot: int) -> None:
+        # A Goal's Restriction card is not added to the Company's discard pile.
+        piles = w.piles
+        original(w, slot)
+        if w.piles != piles:
+            moved = [c for c in sum(piles, ()) if c not in sum(w.piles, ())]
+            w.c_discard = tuple(c for c in w.c_discard if c not in moved)
+            w.piles = piles
+
+    return ((movement, "achieve", achieve),)
+
+
+def _star_at_thirteen() -> tuple[Patch, ...]:
+    original = company.score_and_seed
+
+    def score_and_seed(w: Work) -> None:
+        # The star needs one Profit more than the threshold.
+        children, adults, middle, elderly = w.victims
+        scored = elderly + middle - 2 * (middle // 3) + adults - adults // 2 + children
+        before = w.stars
+        original(w)
+        if w.stars > before and scored == w.game.cards.rules.star_threshold and w.outcome is None:
+            w.stars -= 1
+            w.give_back(TokenKind.STARS, 1)
+
+    return ((company, "score_and_seed", score_and_seed),)
+
+
+def _four_lobbies() -> tuple[Patch, ...]:
+    # The limit of three Profit per card read as four.
+    return ((legal, "MAX_LOBBY", 4),)
+
+
+def _short_hand_kept() -> tuple[Patch, ...]:
+    original = company.marginalize
+
+    def marginalize(w: Work) -> None:
+        # A hand one card short after a Reshuffle is kept instead of ending the game.
+        if len(w.c_hand) >= w.game.cards.rules.company_hand_size - 1:
+            w.pop()
+            return
+        original(w)
+
+    return ((company, "marginalize", marginalize),)
+
+
+def _defeat_ignores_bans() -> tuple[Patch, ...]:
+    original = legal.can_play_any
+
+    def can_play_any(state: GameState) -> bool:
+        # The start of the Company's turn counts banned cards as playable.
+        return original(dataclasses.replace(state, banned=()))
+
+    return ((engine, "can_play_any", can_play_any),)
+
+
+def _banned_reserve_triggers() -> tuple[Patch, ...]:
+    def activate_reserve(w: Work, trigger: Trigger, icon: Icon) -> None:
+        # Matching Reserve cards trigger even when their kind is banned.
+        steps: list[Step] = []
+        for card in w.c_reserve:
+            side = w.game.company_card(card).reserve
+            if side is not None and side.trigger is trigger and side.icon is icon:
+                steps.extend(Effect(e) for e in side.effects)
+        w.push(*steps)
+
+    return ((company, "activate_reserve", activate_reserve),)
+
+
+def _banned_reshuffle_effects() -> tuple[Patch, ...]:
+    original = company.resolve_reserve_card
+
+    def resolve_reserve_card(w: Work, index: int) -> None:
+        # A banned Reserve card's reshuffle effects are resolved all the same.
+        if 0 <= index < len(w.c_reserve):
+            card = w.c_reserve[index]
+            side = w.game.company_card(card).reserve
+            if side is not None and company.is_banned(w.game, w.banned, card):
+                original(w, index)
+                w.push(*(Effect(e) for e in side.on_reshuffle))
+                return
+        original(w, index)
+
+    return ((company, "resolve_reserve_card", resolve_reserve_card),)
+
+
+def _removed_card_to_hand() -> tuple[Patch, ...]:
+    original = movement.place_in_tableau
+
+    def place_in_tableau(w: Work, card: int, right: bool, remove: int | None) -> None:
+        # The card removed from a full Tableau goes back to the hand instead of the discard pile.
+        if remove is None:
+            original(w, card, right, remove)
+            return
+        removed, _ = w.tableau[remove]
+        original(w, card, right, remove)
+        w.m_discard = tuple(c for c in w.m_discard if c != removed)
+        w.m_hand = sorted_with(w.m_hand, removed)
+
+    return ((movement, "place_in_tableau", place_in_tableau),)
+
+
+def _pacing_without_refresh() -> tuple[Patch, ...]:
+    def pacing_passives(w: Work) -> None:
+        # Pacing gains the token passives but forgets the Refresh passives.
+        influence = messaging = agitation = 0
+        for card, up in w.tableau:
+            if up:
+                passive = w.game.movement_card(card).passive
+                influence, messaging, agitation = (influence + passive.influence, messaging + passive.messaging,
+                                                   agitation + passive.agitation)
+        for number in w.achieved:
+            passive = w.game.goal(number).passive
+            influence, messaging, agitation = (influence + passive.influence, messaging + passive.messaging,
+                                               agitation + passive.agitation)
+        movement.gain(w, influence, messaging, agitation)
+
+    return ((movement, "pacing_passives", pacing_passives),)
+
+
+def _progress_not_credited() -> tuple[Patch, ...]:
+    original = legal.agitation_choices
+
+    def agitation_choices(state: GameState, step: Agitation) -> list[Action]:
+        # The tokens offered for a Goal ignore the Agitation already on it.
+        return original(dataclasses.replace(state, goal_agitation=(0,) * len(state.goal_agitation)), step)
+
+    return ((legal, "agitation_choices", agitation_choices),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics",), _scoring_slip),
     Mutant("token-from-nothing", "Pass gives the Movement an Influence token that does not come from the supply.",
-           ("tokens.influence",), _token_from_nothing),
+           ("tokens.influence", "rule.pass"), _token_from_nothing),
     Mutant("ban-ignored", "Bans are ignored: banned cards can be played and banned Reserve cards trigger.",
            ("ban.play", "reject.banned", "ban.reserve-trigger", "ban.offers"), _ban_ignored),
     Mutant("hand-limit-off-by-one", "The Movement may buy with one card more than its hand limit.",
@@ -141,5 +350,36 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("cards.company",), _card_duplicated),
     Mutant("profit-victory-ignored", "Holding 70 Profit at the end of a Reshuffle does not win.",
            ("outcome.profit-victory", "outcome.profit-offers"), _profit_victory_ignored),
+    Mutant("trash-at-face-value", "Cards from the trash pile cost their Budget, without the extra one.",
+           ("rule.buy", "rule.buy-offers"), _trash_at_face_value),
+    Mutant("reshuffle-at-five", "A deck of exactly five cards triggers a Reshuffle at the Draw Phase.",
+           ("rule.draw-phase", "rule.draw-offers"), _reshuffle_at_five),
+    Mutant("reserve-trashed-left-to-right",
+           "The Reshuffle puts the Reserve into the trash from left to right, skipping its effects.",
+           ("rule.draw-phase",), _reserve_trashed_left_to_right),
+    Mutant("bonus-from-flipped", "Tableau Bonuses are taken from the end card even when it is flipped.",
+           ("rule.movement-play",), _bonus_from_flipped),
+    Mutant("play-one-cheaper", "The Movement pays one Influence less than the price for every play and buy.",
+           ("rule.movement-play", "rule.movement-buy"), _play_one_cheaper),
+    Mutant("restriction-withheld", "Achieving a Goal does not add its Restriction card to the Company's discard.",
+           ("rule.goal",), _restriction_withheld),
+    Mutant("star-at-thirteen", "A Reshuffle scoring exactly the star threshold earns no star.",
+           ("scoring.demographics", "rule.reshuffle-offers"), _star_at_thirteen),
+    Mutant("four-lobbies", "A card may hold four Profit tokens of Lobbying.",
+           ("lobby.limit", "lobby.offers"), _four_lobbies),
+    Mutant("short-hand-kept", "A Reshuffle that refills the hand to one card short does not marginalize.",
+           ("hand.marginalization-offers",), _short_hand_kept),
+    Mutant("defeat-ignores-bans", "The Economic Defeat check at the start of the turn counts banned cards.",
+           ("outcome.economic-defeat", "outcome.defeat-offers"), _defeat_ignores_bans),
+    Mutant("banned-reserve-triggers", "Banned Reserve cards still trigger on a matching play.",
+           ("ban.reserve-trigger", "ban.trigger-offers"), _banned_reserve_triggers),
+    Mutant("banned-reshuffle-effects", "A banned Reserve card's reshuffle effects still resolve.",
+           ("scoring.demographics", "ban.reshuffle-offers"), _banned_reshuffle_effects),
+    Mutant("removed-card-to-hand", "The card removed from a full Tableau goes to the hand, not the discard pile.",
+           ("rule.movement-play", "tableau.full-offers"), _removed_card_to_hand),
+    Mutant("pacing-without-refresh", "Pacing gains the token passives but not the Refresh passives.",
+           ("rule.pacing",), _pacing_without_refresh),
+    Mutant("progress-not-credited", "The Agitation offered for a Goal ignores the Agitation already on it.",
+           ("rule.agitation-offers",), _progress_not_credited),
 )}
 """Every mutant by name."""

@@ -40,6 +40,17 @@ class Profile:
     """Seconds to run by default, when `examples` is None."""
     seed: int | None
     """A fixed seed (deterministic runs), or None for a fresh one each run."""
+    check_every: int = 1
+    """How often the costly checks (`machines.SAMPLED`: purity, legality agreement and the what-ifs that
+    re-run the engine on a changed state) run within an example: at their first chance in each example
+    and every `check_every`-th one after. 1 checks every step."""
+    oracle_every: int = 1
+    """One example in `oracle_every` asks the solver's encoding about one of its steps (`oracle.solver`)."""
+    corpus_share: float = 0.25
+    """The chance that an example starts from a deep corpus prefix instead of Set-Up (`invariants.corpus`)."""
+    multiple_bugs: bool = True
+    """Whether a run goes on after its first violation to find and shrink others (Hypothesis's
+    `report_multiple_bugs`); without, the first one found is shrunk and the run ends."""
 
     def settings(self, database: ExampleDatabase | str | None = "default", max_examples: int | None = None,
                  quiet: bool = True) -> settings:
@@ -59,14 +70,17 @@ class Profile:
             suppress_health_check=list(HealthCheck),
             verbosity=Verbosity.quiet if quiet else Verbosity.normal,
             print_blob=False,
-            report_multiple_bugs=True,
+            report_multiple_bugs=self.multiple_bugs,
         )
 
 
 PROFILES: dict[str, Profile] = {
     "ci": Profile("ci", "bounded and deterministic: a fixed seed and a fixed number of examples",
-                  steps=40, examples=600, budget=None, seed=0),
-    "dev": Profile("dev", "a minute of fuzzing with a fresh seed", steps=60, examples=None, budget=60.0, seed=None),
+                  steps=40, examples=600, budget=None, seed=0, check_every=4,
+                  oracle_every=20, corpus_share=0.0,
+                  multiple_bugs=False),
+    "dev": Profile("dev", "a minute of fuzzing with a fresh seed", steps=60, examples=None, budget=60.0, seed=None,
+                   check_every=2, oracle_every=3),
     "nightly": Profile("nightly", "an hour of fuzzing with long games", steps=120, examples=None, budget=3600.0,
                        seed=None),
 }

@@ -1,0 +1,190 @@
+"""Mutation testing of the engine with cosmic-ray, measured by `doubtspec fuzz --profile ci`.
+
+Settings come from `[tool.doubtspec.mutation]` in pyproject.toml (the modules to mutate, the sample
+size and seed, the time limit per mutant); the command line overrides them. The run:
+
+1. writes a cosmic-ray configuration whose test command is `kill.py` (the ci fuzz run, cut at the
+   time limit) and lets `cosmic-ray init` list every mutant of the modules;
+2. keeps a seeded random sample of them (the others are marked skipped in the session), since a
+   fuzz run per mutant is too slow for all of them on a shared machine;
+3. runs `cosmic-ray exec` (one mutant at a time, on one core);
+4. writes `summary.json` and `summary.md` beside the session: the mutation score of the sample and,
+   per mutant, its verdict, the seconds to the fuzzer's exit (wall and CPU), the invariants that
+   fired and the shrunk trace's length in decisions and steps.
+
+    pip install -e '.[dev,mutation]'
+    python fuzz/mutation/run.py --out mutation-run [--sample 80] [--seed 13] [--limit 60]
+
+Run it from the repository root; the mutants are written into `src/doubtspec/model/` one at a time
+and restored by cosmic-ray, so do not edit the engine while it runs. `--summarize` rewrites the
+summary of an existing session without running anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+MARKER = "DOUBTSPEC-MUTANT "
+
+
+def settings() -> dict[str, Any]:
+    """`[tool.doubtspec.mutation]` from pyproject.toml."""
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    return dict(data["tool"]["doubtspec"]["mutation"])
+
+
+def _config(module_path: str, limit: float, excluded: list[str]) -> str:
+    kill = HERE / "kill.py"
+    lines = [
+        "[cosmic-ray]",
+        f'module-path = "{module_path}"',
+        f"timeout = {10 * limit + 60.0}",  # a safety net only: kill.py stops the fuzzer at the limit
+        f"excluded-modules = {json.dumps(excluded)}",
+        f'test-command = "{sys.executable} {kill} {limit}"',
+        "",
+        "[cosmic-ray.distributor]",
+        'name = "local"',
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _identity(item: Any) -> tuple[str, str, int]:
+    """A mutant's name that outlives its session: module, operator and occurrence (job ids are random)."""
+    mutation = item.mutations[0]
+    return str(mutation.module_path), str(mutation.operator_name), int(mutation.occurrence)
+
+
+def _completed(session: Path) -> set[tuple[str, str, int]]:
+    """The mutants another session ran (not skipped), to run the same ones again."""
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        items = {item.job_id: item for item in db.work_items}
+        return {_identity(items[job]) for job, result in db.results if result.worker_outcome != "skipped"}
+
+
+def sample(session: Path, size: int, seed: int, same_as: Path | None = None) -> int:
+    """Mark all but a seeded random sample of the session's mutants as skipped; returns the total.
+
+    The sample is drawn over the mutants' identities, so the same seed picks the same mutants of the
+    same code in every session; `same_as` picks instead the mutants another session ran.
+    """
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
+
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        by_identity = {_identity(item): item.job_id for item in db.work_items}
+        jobs = [by_identity[key] for key in sorted(by_identity)]
+        if same_as is not None:
+            wanted = _completed(same_as)
+            keep = {job for key, job in by_identity.items() if key in wanted}
+        else:
+            keep = set(random.Random(seed).sample(jobs, min(size, len(jobs))))
+        db.set_multiple_results([j for j in jobs if j not in keep],
+                                WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output="not sampled"))
+        return len(jobs)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def summarize(out: Path, total: int | None = None) -> dict[str, Any]:
+    """Read the session back and write summary.json and summary.md."""
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    session = out / "session.sqlite"
+    rows: list[dict[str, Any]] = []
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        items = {item.job_id: item for item in db.work_items}
+        total = total or len(items)
+        for job_id, result in db.results:
+            if result.worker_outcome == "skipped":
+                continue
+            item = items[job_id]
+            mutation = item.mutations[0]
+            record: dict[str, Any] = {"verdict": "error", "worker": str(result.worker_outcome)}
+            for line in (result.output or "").splitlines():
+                if line.startswith(MARKER):
+                    record = json.loads(line[len(MARKER):])
+            if result.output == "timeout":
+                record = {"verdict": "timeout"}
+            record.update(job=job_id, module=str(mutation.module_path), operator=mutation.operator_name,
+                          occurrence=mutation.occurrence, line=mutation.start_pos[0],
+                          diff=result.diff or "")
+            rows.append(record)
+    rows.sort(key=lambda r: (r["module"], r["line"], r["operator"], r["occurrence"]))
+    detected = [r for r in rows if r["verdict"] in ("killed", "crashed")]
+    killed = [r for r in rows if r["verdict"] == "killed"]
+    walls = [float(r["wall"]) for r in detected if "wall" in r]
+    decisions = [int(r["decisions"]) for r in killed if "decisions" in r]
+    summary = {
+        "mutants": total, "sampled": len(rows), "detected": len(detected), "killed": len(killed),
+        "crashed": len(detected) - len(killed),
+        "survived": sum(1 for r in rows if r["verdict"] == "survived"),
+        "timeout": sum(1 for r in rows if r["verdict"] == "timeout"),
+        "score": round(len(detected) / len(rows), 3) if rows else None,
+        "wall_to_exit": {"median": statistics.median(walls) if walls else None,
+                         "p90": _percentile(walls, 0.9), "max": max(walls, default=None)},
+        "decisions": {"median": statistics.median(decisions) if decisions else None,
+                      "max": max(decisions, default=None)},
+        "rows": rows,
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    lines = [f"Sample of {len(rows)} of {total} mutants: {len(detected)} detected "
+             f"({len(killed)} by an invariant, {summary['crashed']} crashed the command), "
+             f"{summary['survived']} survived, {summary['timeout']} not killed within the limit.", "",
+             "| module | line | operator | verdict | wall s | cpu s | decisions | steps | invariants |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {Path(r['module']).name} | {r['line']} | {r['operator'].split('/')[-1]} "
+                     f"({r['occurrence']}) | {r['verdict']} | {r.get('wall', '')} | {r.get('cpu', '')} | "
+                     f"{r.get('decisions', '')} | {r.get('steps', '')} | {' '.join(r.get('invariants', []))} |")
+    (out / "summary.md").write_text("\n".join(lines) + "\n")
+    return summary
+
+
+def main() -> int:
+    defaults = settings()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, required=True, help="folder for the session and the summary")
+    parser.add_argument("--sample", type=int, default=int(defaults["sample"]))
+    parser.add_argument("--seed", type=int, default=int(defaults["seed"]))
+    parser.add_argument("--limit", type=float, default=float(defaults["limit"]),
+                        help="CPU seconds per mutant before it counts as not killed")
+    parser.add_argument("--module-path", default=str(defaults["module-path"]))
+    parser.add_argument("--same-as", type=Path, help="run the mutants another session ran (its session.sqlite)")
+    parser.add_argument("--summarize", action="store_true", help="only rewrite the summary of --out")
+    args = parser.parse_args()
+    out: Path = args.out
+    if args.summarize:
+        summarize(out)
+        return 0
+    out.mkdir(parents=True, exist_ok=True)
+    config = out / "cosmic-ray.toml"
+    config.write_text(_config(args.module_path, args.limit, list(defaults.get("excluded-modules", []))))
+    session = out / "session.sqlite"
+    session.unlink(missing_ok=True)
+    cosmic_ray = str(Path(sys.executable).parent / "cosmic-ray")
+    subprocess.run([cosmic_ray, "init", str(config), str(session)], check=True, cwd=ROOT)
+    total = sample(session, args.sample, args.seed, args.same_as)
+    subprocess.run([cosmic_ray, "exec", str(config), str(session)], check=True, cwd=ROOT)
+    summary = summarize(out, total)
+    print(json.dumps({k: v for k, v in summary.items() if k != "rows"}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""What the invariants recompute from the card data and the rulebook, shared by several groups.
+
+Nothing here calls the engine's rule functions (a broken rule function must not hide its own breakage);
+only `legal` asks the engine's public API, for the actions it offers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from doubtspec.model import engine
+from doubtspec.model.actions import (
+    Action,
+    BuySource,
+)
+from doubtspec.model.cards import HandSize
+from doubtspec.model.state import GameState
+from doubtspec.rulebook import Section
+
+S = Section
+
+
+_memo_state: list[GameState | None] = [None]
+
+
+_memo_actions: list[tuple[Action, ...]] = [()]
+
+
+def legal(state: GameState) -> tuple[Action, ...]:
+    """`engine.legal_actions`, remembered for the last state asked about.
+
+    The machine and the liveness checks ask about the same state one after the other; the memo
+    holds the state itself (not its id), so a recycled object id can never return stale actions.
+    """
+    if _memo_state[0] is state:
+        return _memo_actions[0]
+    actions = engine.legal_actions(state)
+    _memo_state[0] = state
+    _memo_actions[0] = actions
+    return actions
+
+
+def forget() -> None:
+    """Drop the remembered legal actions (after the engine has been changed, e.g. by a mutant)."""
+    _memo_state[0] = None
+    _memo_actions[0] = ()
+
+
+def hand_limit(state: GameState) -> int:
+    """The Movement's hand limit from the card data: the base plus each achieved hand-size Goal."""
+    bonus = sum(e.amount for g in state.achieved for e in state.game.goal(g).effects
+                if isinstance(e, HandSize))
+    return state.cards.rules.movement_hand_limit + bonus
+
+
+def goal_points(state: GameState) -> int:
+    return sum(state.game.goal(g).points for g in state.achieved)
+
+
+def card_kind(state: GameState, card: int) -> str:
+    return state.game.company_card(card).kind
+
+
+def loopholes(state: GameState) -> bool:
+    """Company Interference: a Loopholes card, itself not banned, lies in the Reserve."""
+    for card in state.c_reserve:
+        data = state.game.company_card(card)
+        if data.reserve is not None and data.reserve.loopholes and data.kind not in state.banned:
+            return True
+    return False
+
+
+def budget_of(state: GameState, cards: Iterable[int]) -> int:
+    budget = state.game.budget
+    return sum(budget[c] for c in cards)
+
+
+def can_play(state: GameState) -> bool:
+    """Whether some card in the Company's hand can be played, for either effect, and paid for."""
+    hand = state.c_hand
+    total = budget_of(state, hand)
+    has_loopholes = loopholes(state)
+    for card in hand:
+        data = state.game.company_card(card)
+        others = total - data.budget
+        banned = data.kind in state.banned
+        if data.standard is not None and (not banned or has_loopholes) and data.standard.cost <= others:
+            return True
+        if data.reserve is not None and not banned and data.reserve.cost <= others:
+            return True
+    return False
+
+
+def buy_costs(state: GameState) -> list[tuple[BuySource, int, int]]:
+    """(source, index, cost) of every card the Company may buy, from the rulebook and the rulings."""
+    rulings = state.rulings
+    cards = state.cards
+    offers: list[tuple[BuySource, int, int]] = []
+
+    def cost(card: int, extra: int) -> int:
+        return max(0, state.game.company_card(card).budget + extra - state.discount)
+
+    for i, pile in enumerate(state.piles):
+        if pile and (cards.piles[i].kind != "restriction" or rulings.get("restriction-pile-buy") == "buyable"):
+            offers.append((BuySource.PILE, i, cost(pile[-1], 0)))
+    for i, stack in enumerate(state.stacks):
+        if stack:
+            offers.append((BuySource.STACK, i, cost(stack[-1], 0)))
+    if state.trash:
+        positions = range(len(state.trash)) if rulings.get("trash-buy") == "any" else (len(state.trash) - 1,)
+        offers.extend((BuySource.TRASH, p, cost(state.trash[p], 1)) for p in positions)
+    return offers
+
+
+def can_buy(state: GameState) -> bool:
+    """Whether the Company's hand can pay for some card it may buy."""
+    total = budget_of(state, state.c_hand)
+    return any(c <= total for _, _, c in buy_costs(state))
+
+
+def at_rest(state: GameState) -> bool:
+    return state.outcome is None and not state.pending

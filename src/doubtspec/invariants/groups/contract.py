@@ -1,0 +1,110 @@
+"""The `contract` invariants.
+
+Engine contracts: no crash, canonical hashing, legality agreement, purity, action text, replay.
+"""
+
+from __future__ import annotations
+
+from doubtspec.invariants.derived import (
+    legal,
+)
+from doubtspec.invariants.shapes import (
+    Invariant,
+    StateInvariant,
+    Trace,
+    TraceInvariant,
+    TransitionInvariant,
+)
+from doubtspec.model import engine
+from doubtspec.model.actions import (
+    Action,
+    parse_action,
+)
+from doubtspec.model.state import STATE_FIELDS, GameState
+from doubtspec.rulebook import Section
+
+S = Section
+
+
+def _no_crash(state: GameState) -> str | None:
+    try:
+        legal(state)
+        engine.current_actor(state)
+        engine.chance_outcomes(state)
+    except Exception as exc:  # the engine failing on a reachable state is the finding
+        return f"the engine raised {type(exc).__name__}: {exc} on a reachable state"
+    return None
+
+
+_UNORDERED = ("c_deck", "c_hand", "c_discard", "c_removed", "m_deck", "m_hand", "m_discard", "banned")
+
+
+def _hash_eq(state: GameState) -> str | None:
+    try:
+        hash(state)
+    except TypeError as exc:
+        return f"the state cannot be hashed: {exc}"
+    # Equal positions must be equal states: collections nobody can see the order of are kept sorted.
+    # (Replay, `contract.replay`, checks that states built independently are equal and hash equal.)
+    for name in _UNORDERED:
+        values = getattr(state, name)
+        if len(values) > 1 and values != tuple(sorted(values)):
+            return f"{name} is not in canonical (sorted) order: {list(values)}"
+    return None
+
+
+def _legal_agreement(before: GameState, action: Action, after: GameState) -> str | None:
+    if not engine.is_legal(before, action):
+        return f"{action} was listed by legal_actions but is_legal says it is not legal"
+    return None
+
+
+def _apply_pure(before: GameState, action: Action, after: GameState) -> str | None:
+    snapshot = tuple(getattr(before, name) for name in STATE_FIELDS)
+    again = engine.apply(before, action)
+    if tuple(getattr(before, name) for name in STATE_FIELDS) != snapshot:
+        return f"apply changed its input state while applying {action}"
+    if again != after or hash(again) != hash(after):
+        changed = [n for n in STATE_FIELDS if getattr(again, n) != getattr(after, n)]
+        return f"applying {action} twice to the same state gave different successors (fields {changed})"
+    return None
+
+
+def _action_text(before: GameState, action: Action, after: GameState) -> str | None:
+    text = str(action)
+    try:
+        back = parse_action(text)
+    except Exception as exc:  # a text form that does not parse is exactly what this check reports
+        return f"the text form {text!r} of {action!r} does not parse: {exc}"
+    if back != action:
+        return f"the text form {text!r} parses to {back!r}, not {action!r}"
+    return None
+
+
+def _replay(trace: Trace) -> str | None:
+    state = engine.new_game(trace.game)
+    for i, action in enumerate(trace.actions, start=1):
+        state = engine.apply(state, action)
+        if state.outcome is not None and i < len(trace.actions):
+            return f"replaying the trace, the game ended at step {i} of {len(trace.actions)}"
+    if state != trace.final or hash(state) != hash(trace.final):
+        changed = [n for n in STATE_FIELDS if n != "game" and getattr(state, n) != getattr(trace.final, n)]
+        return f"replaying {len(trace.actions)} actions from Set-Up gives a different state (fields {changed})"
+    return None
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    StateInvariant("contract.no-crash", "The engine never raises on a reachable state or a legal action.",
+                   (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _no_crash),
+    StateInvariant("contract.hash-eq", "Equal states hash equal; unordered collections are kept in canonical order.",
+                   (S.COMPANY_CARDS, S.MOVEMENT_CARDS), _hash_eq),
+    TransitionInvariant("contract.legal", "Every action legal_actions lists is accepted by is_legal.",
+                        (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _legal_agreement),
+    TransitionInvariant("contract.apply-pure", "apply never changes its input and always gives the same successor.",
+                        (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _apply_pure),
+    TransitionInvariant("contract.action-text", "Every action's text form parses back to the same action.",
+                        (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _action_text),
+    TraceInvariant("contract.replay", "Replaying a game's actions from Set-Up reproduces its state.",
+                   (S.COMPANY_SETUP, S.MOVEMENT_SETUP), _replay),
+)
+"""The `contract.*` invariants, in the order they are checked and listed."""

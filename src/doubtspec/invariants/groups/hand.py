@@ -1,0 +1,96 @@
+"""The `hand` invariants.
+
+Hand sizes: the Company's full hand at the start of its turn, Marginalization, the Movement's hand limit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from doubtspec.invariants.derived import (
+    at_rest,
+    hand_limit,
+)
+from doubtspec.invariants.shapes import (
+    Invariant,
+    StateInvariant,
+)
+from doubtspec.model import engine
+from doubtspec.model.actions import EndBuy
+from doubtspec.model.state import GameState, OutcomeReason, Phase
+from doubtspec.rulebook import Section
+
+S = Section
+
+
+def _company_hand(state: GameState) -> str | None:
+    if at_rest(state) and state.phase is Phase.COMPANY_PLAY and state.plays == 0:
+        size = state.cards.rules.company_hand_size
+        if len(state.c_hand) != size:
+            return f"the Company's turn starts with {len(state.c_hand)} cards in hand, not {size}"
+    return None
+
+
+def _marginalization(state: GameState) -> str | None:
+    if state.outcome is None or state.outcome.reason is not OutcomeReason.MARGINALIZATION:
+        return None
+    size = state.cards.rules.company_hand_size
+    if len(state.c_hand) >= size:
+        return f"Marginalization with {len(state.c_hand)} cards in hand (the hand size is {size})"
+    if state.c_deck or state.c_discard:
+        return (f"Marginalization while cards remained to draw: deck {list(state.c_deck)}, "
+                f"discard {list(state.c_discard)}")
+    if state.reshuffles == 0:
+        return "Marginalization without a Reshuffle"
+    return None
+
+
+def _movement_hand(state: GameState) -> str | None:
+    limit = hand_limit(state)
+    if len(state.m_hand) > limit:
+        return f"the Movement holds {len(state.m_hand)} cards, over its hand limit of {limit}"
+    return None
+
+
+def _marginalization_offers(state: GameState) -> str | None:
+    """Before a Draw Phase that triggers a Reshuffle, leave too few cards to refill the hand and play it out.
+
+    Marginalization needs a deck thinned by trashing, which generated games rarely do; putting all but
+    four of the Company's deck, discard pile and hand out of the game, and then all but five, and
+    playing the Reshuffle to its end (first chance outcome each time) checks both sides of the rule.
+    """
+    if (not at_rest(state) or state.phase is not Phase.COMPANY_BUY or not state.buys
+            or len(state.c_deck) >= state.cards.rules.company_hand_size):
+        return None
+    size = state.cards.rules.company_hand_size
+    cards = tuple(sorted(state.c_deck + state.c_discard + state.c_hand))
+    for keep, marginalized in ((size - 1, True), (size, False)):
+        if len(cards) < keep:
+            continue
+        probe = dataclasses.replace(state, c_deck=(), c_hand=(), c_discard=cards[:keep],
+                                    c_removed=tuple(sorted(state.c_removed + cards[keep:])))
+        probe = engine.apply(probe, EndBuy())
+        while probe.outcome is None and probe.phase is Phase.COMPANY_DRAW:
+            probe = engine.apply(probe, engine.legal_actions(probe)[0])
+        ended = probe.outcome.reason if probe.outcome is not None else None
+        if ended is OutcomeReason.STAR_VICTORY or ended is OutcomeReason.PROFIT_VICTORY:
+            continue  # decided earlier in the same Sequence
+        if (ended is OutcomeReason.MARGINALIZATION) is not marginalized:
+            return (f"a Reshuffle with {keep} cards left to draw from (the hand holds {size}) ended in "
+                    f"{ended.value if ended is not None else 'no outcome'}")
+    return None
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    StateInvariant("hand.company", "The Company starts each turn with a full hand (five cards).",
+                   (S.COMPANY_SETUP, S.COMPANY_ON_YOUR_GO, S.RESHUFFLE_AND_DRAW), _company_hand),
+    StateInvariant("hand.marginalization",
+                   "Marginalization ends the game only when a Reshuffle left too few cards to refill the hand.",
+                   (S.COMPANY_RULES, S.RESHUFFLE_AND_DRAW), _marginalization),
+    StateInvariant("hand.movement", "The Movement's hand never exceeds three plus its hand-size Goals.",
+                   (S.MOVEMENT_CARDS, S.AGITATION_AND_GOALS), _movement_hand),
+    StateInvariant("hand.marginalization-offers",
+                   "A Reshuffle that leaves fewer cards than the hand size ends in Marginalization; one that leaves "
+                   "enough does not.", (S.COMPANY_RULES, S.RESHUFFLE_AND_DRAW), _marginalization_offers),
+)
+"""The `hand.*` invariants, in the order they are checked and listed."""

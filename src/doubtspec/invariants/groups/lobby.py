@@ -1,0 +1,117 @@
+"""The `lobby` invariants. Lobbying: at most three Profit tokens per card, and Profit that stays with its card."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from doubtspec.invariants.derived import at_rest
+from doubtspec.invariants.shapes import (
+    Invariant,
+    StateInvariant,
+    TransitionInvariant,
+)
+from doubtspec.model.actions import (
+    Action,
+    LobbyOn,
+    LobbyWhere,
+    MovementBuy,
+    Unlobby,
+)
+from doubtspec.model.state import NO_CARD, GameState, Phase
+from doubtspec.rulebook import Section
+
+S = Section
+
+
+def _lobby_limit(state: GameState) -> str | None:
+    if max(state.market_profit, default=0) == 0 and max(state.goal_profit, default=0) == 0:
+        return None
+    for where, cards, profits in (("market", state.market, state.market_profit),
+                                  ("goal", state.goals, state.goal_profit)):
+        for i, (card, profit) in enumerate(zip(cards, profits, strict=True)):
+            if profit > 3:
+                return f"{profit} Profit tokens on {where}:{i} (card {card}); at most three per card"
+            if card == NO_CARD and profit:
+                return f"{profit} Profit tokens left on the empty {where}:{i}"
+    return None
+
+
+def _lobby_moves(before: GameState, action: Action, after: GameState) -> str | None:
+    if (not isinstance(action, LobbyOn | Unlobby | MovementBuy)
+            and before.market_profit == after.market_profit and before.goal_profit == after.goal_profit
+            and before.market == after.market and before.goals == after.goals):
+        return None
+    target_where, target_index = "", -1
+    if isinstance(action, LobbyOn | Unlobby):
+        target_where, target_index = action.where.value, action.index
+    elif isinstance(action, MovementBuy):
+        # Buying a Card: the Profit returns when the card is paid for, before its space's Action.
+        target_where, target_index = "market", action.space
+    for where, b_cards, b_profit, a_cards, a_profit in (
+        ("market", before.market, before.market_profit, after.market, after.market_profit),
+        ("goal", before.goals, before.goal_profit, after.goals, after.goal_profit),
+    ):
+        held = {card: p for card, p in zip(b_cards, b_profit, strict=True) if card != NO_CARD}
+        for i, (card, profit) in enumerate(zip(a_cards, a_profit, strict=True)):
+            if card == NO_CARD:
+                continue
+            was = held.get(card, 0)
+            is_target = target_where == where and card in held and b_cards.index(card) == target_index
+            if is_target and isinstance(action, LobbyOn):
+                if profit != was + 1:
+                    return f"lobbying {where}:{target_index} (card {card}) took its Profit from {was} to {profit}"
+            elif is_target:
+                if profit != 0:
+                    return (f"paying for or taking back the Profit on {where}:{target_index} left {profit} "
+                            f"tokens on card {card}")
+            elif profit != was:
+                return (f"card {card} ({where}:{i}) had {was} Profit tokens and now has {profit}; "
+                        "Lobbying stays with its card")
+    return None
+
+
+def _lobby_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, ask which cards a Lobby effect may target with two and three Profit on them.
+
+    A fourth Lobbying of one card needs three earlier Lobby plays on it, which generated games hardly
+    reach; putting two, then three, Profit tokens on each Market card (and Goal, under ruling
+    lobby-targets=market-and-goals) and asking the engine for a Lobby effect's choices checks the limit
+    of three on every turn.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
+        return None
+    from doubtspec.model.cards import Lobby
+    from doubtspec.model.legal import choice_actions
+    from doubtspec.model.steps import ResolveEffect
+
+    goals = state.rulings.get("lobby-targets") == "market-and-goals"
+    places = [("market", i) for i, card in enumerate(state.market) if card != NO_CARD]
+    if goals:
+        places += [("goal", s) for s, goal in enumerate(state.goals) if goal != NO_CARD]
+    step = ResolveEffect(Lobby(1), 1)
+    for where, index in places:
+        field = "market_profit" if where == "market" else "goal_profit"
+        held: tuple[int, ...] = getattr(state, field)
+        for count, offered in ((2, True), (3, False)):
+            changed = (*held[:index], count, *held[index + 1:])
+            if where == "market":
+                probe = dataclasses.replace(state, profit=max(state.profit, 1), market_profit=changed)
+            else:
+                probe = dataclasses.replace(state, profit=max(state.profit, 1), goal_profit=changed)
+            choices = choice_actions(probe, step)
+            target = LobbyOn(LobbyWhere.MARKET if where == "market" else LobbyWhere.GOAL, index)
+            if (target in choices) is not offered:
+                return (f"with {count} Profit on {where}:{index}, a Lobby effect was "
+                        f"{'not ' if offered else ''}offered that card (at most three per card)")
+    return None
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    StateInvariant("lobby.limit", "At most three Profit tokens lie on one Movement card, none on an empty place.",
+                   (S.COMPANY_INTERFERENCE,), _lobby_limit),
+    TransitionInvariant("lobby.moves", "Lobbying Profit stays with its card, one token per action.",
+                        (S.COMPANY_INTERFERENCE, S.BUYING_A_CARD, S.PACING), _lobby_moves),
+    StateInvariant("lobby.offers", "A Lobby effect may target a card with two Profit on it, never one with three.",
+                   (S.COMPANY_INTERFERENCE,), _lobby_offers),
+)
+"""The `lobby.*` invariants, in the order they are checked and listed."""

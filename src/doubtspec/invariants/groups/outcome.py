@@ -1,0 +1,154 @@
+"""The `outcome` invariants. Outcomes: each way a game ends holds exactly when its rule says."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from doubtspec.invariants.derived import (
+    at_rest,
+    can_buy,
+    can_play,
+    goal_points,
+)
+from doubtspec.invariants.shapes import (
+    Invariant,
+    StateInvariant,
+    TransitionInvariant,
+)
+from doubtspec.model import engine
+from doubtspec.model.actions import (
+    Action,
+    EndBuy,
+    Pass,
+)
+from doubtspec.model.state import GameState, OutcomeReason, Phase, Side
+from doubtspec.model.steps import (
+    CheckProfitVictory,
+)
+from doubtspec.rulebook import Section
+
+S = Section
+
+
+_WINNER = {
+    OutcomeReason.PROFIT_VICTORY: Side.COMPANY,
+    OutcomeReason.STAR_VICTORY: Side.COMPANY,
+    OutcomeReason.GOAL_VICTORY: Side.MOVEMENT,
+    OutcomeReason.ECONOMIC_DEFEAT: Side.MOVEMENT,
+    OutcomeReason.MARGINALIZATION: Side.MOVEMENT,
+}
+
+
+def _outcome_holds(state: GameState) -> str | None:
+    outcome = state.outcome
+    rules = state.cards.rules
+    if outcome is None:
+        if state.stars >= rules.stars_to_win:
+            return f"the Company holds {state.stars} stars but the game goes on"
+        points = goal_points(state)
+        if points >= rules.goal_points_to_win:
+            return f"the Movement has {points} Goal points but the game goes on"
+        return None
+    if outcome.winner is not _WINNER[outcome.reason]:
+        return f"{outcome.reason.value} names {outcome.winner.value} as the winner"
+    match outcome.reason:
+        case OutcomeReason.PROFIT_VICTORY if state.profit < rules.profit_to_win:
+            return f"Profit Victory with {state.profit} Profit (needs {rules.profit_to_win})"
+        case OutcomeReason.STAR_VICTORY if state.stars < rules.stars_to_win:
+            return f"Star Victory with {state.stars} stars (needs {rules.stars_to_win})"
+        case OutcomeReason.GOAL_VICTORY if goal_points(state) < rules.goal_points_to_win:
+            return f"Goal Victory with {goal_points(state)} points (needs {rules.goal_points_to_win})"
+    return None
+
+
+def _economic_defeat(state: GameState) -> str | None:
+    outcome = state.outcome
+    if outcome is not None:
+        if outcome.reason is not OutcomeReason.ECONOMIC_DEFEAT:
+            return None
+        if state.plays == 0:
+            return "Economic Defeat although the Company can play a card" if can_play(state) else None
+        if state.buys == 0:
+            return "Economic Defeat although the Company can buy a card" if can_buy(state) else None
+        return f"Economic Defeat after {state.plays} plays and {state.buys} buys"
+    if not state.pending and state.phase is Phase.COMPANY_PLAY and state.plays == 0 and not can_play(state):
+        return "the Company cannot play any card, yet the game goes on"
+    if not state.pending and state.phase is Phase.COMPANY_BUY and state.buys == 0 and not can_buy(state):
+        return "the Company cannot buy any card, yet the game goes on"
+    return None
+
+
+def _profit_offers(state: GameState) -> str | None:
+    """Before a Draw Phase that will trigger a Reshuffle, give the Company the winning Profit and play it out.
+
+    Generated games seldom last until 70 Profit; playing the same Reshuffle with the Profit set to the
+    target (first chance outcome and first choice each time) checks the victory on every Reshuffle.
+    """
+    if (state.outcome is not None or state.pending or state.phase is not Phase.COMPANY_BUY or not state.buys
+            or len(state.c_deck) >= state.cards.rules.company_hand_size):
+        return None
+    target = state.cards.rules.profit_to_win
+    probe = engine.apply(dataclasses.replace(state, profit=max(state.profit, target)), EndBuy())
+    while probe.outcome is None and probe.phase in (Phase.COMPANY_DRAW, Phase.PACING):
+        probe = engine.apply(probe, engine.legal_actions(probe)[0])
+    ended = probe.outcome.reason if probe.outcome is not None else None
+    if ended not in (OutcomeReason.PROFIT_VICTORY, OutcomeReason.STAR_VICTORY, OutcomeReason.MARGINALIZATION):
+        return (f"a Reshuffle that ends with {target} Profit held ended in "
+                f"{ended.value if ended is not None else 'no outcome'}")
+    return None
+
+
+def _profit_victory(before: GameState, action: Action, after: GameState) -> str | None:
+    if not any(isinstance(step, CheckProfitVictory) for step in before.pending):
+        return None
+    if after.outcome is None and any(isinstance(step, CheckProfitVictory) for step in after.pending):
+        return None  # the Sequence has not reached its end yet
+    target = before.cards.rules.profit_to_win
+    if after.outcome is None:
+        if after.profit >= target:
+            return f"a Reshuffle ended with {after.profit} Profit held, but the Company did not win"
+        return None
+    if after.outcome.reason is OutcomeReason.PROFIT_VICTORY or after.profit < target:
+        return None
+    if after.outcome.reason in (OutcomeReason.MARGINALIZATION, OutcomeReason.STAR_VICTORY):
+        return None  # decided earlier in the same Sequence
+    return f"a Reshuffle ended with {after.profit} Profit held, yet the game ended in {after.outcome.reason.value}"
+
+
+def _defeat_offers(state: GameState) -> str | None:
+    """On each Movement turn, ban every kind in the Company's hand and let its turn start.
+
+    A hand with nothing playable is rare in generated games; with every kind in the hand banned the
+    Company can play only with Loopholes, so the start of its turn must end the game in Economic Defeat
+    exactly when `can_play` (recomputed from the card data) says nothing can be played.
+    """
+    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or not state.c_hand:
+        return None
+    kinds = {state.game.company_card(c).kind for c in state.c_hand}
+    probe = dataclasses.replace(state, banned=tuple(sorted(kinds | set(state.banned))))
+    after = engine.apply(probe, Pass())
+    if after.outcome is not None and after.outcome.reason is not OutcomeReason.ECONOMIC_DEFEAT:
+        return None
+    message = _economic_defeat(after)
+    return None if message is None else f"with every kind in the Company's hand banned: {message}"
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    StateInvariant("outcome.reason", "A finished game's reason holds and names the right winner; "
+                   "a game goes on only while no victory has been reached.",
+                   (S.COMPANY_RULES, S.MOVEMENT_RULES, S.SEED_DEMOGRAPHICS, S.AGITATION_AND_GOALS), _outcome_holds),
+    StateInvariant("outcome.economic-defeat",
+                   "Economic Defeat happens exactly when the Company cannot play, or cannot buy, on its turn.",
+                   (S.COMPANY_RULES, S.COMPANY_ON_YOUR_GO), _economic_defeat),
+    StateInvariant("outcome.profit-offers",
+                   "Any Reshuffle played out with the winning Profit held ends in a Company victory (or first in"
+                   " Marginalization).",
+                   (S.COMPANY_RULES, S.RESHUFFLE_SEQUENCE), _profit_offers),
+    TransitionInvariant("outcome.profit-victory",
+                        "A Reshuffle that ends with the Company holding 70 Profit wins the game for it.",
+                        (S.COMPANY_RULES, S.RESHUFFLE_SEQUENCE), _profit_victory),
+    StateInvariant("outcome.defeat-offers",
+                   "With every kind in the Company's hand banned, its turn ends in Economic Defeat exactly when no "
+                   "card can be played (Loopholes aside).", (S.COMPANY_RULES, S.COMPANY_INTERFERENCE), _defeat_offers),
+)
+"""The `outcome.*` invariants, in the order they are checked and listed."""

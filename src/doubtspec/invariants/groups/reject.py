@@ -1,0 +1,116 @@
+"""The `reject` invariants.
+
+Probes: illegal actions built for the current state, which the engine must reject untouched.
+"""
+
+from __future__ import annotations
+
+from doubtspec.errors import IllegalActionError
+from doubtspec.invariants.derived import (
+    at_rest,
+    budget_of,
+    buy_costs,
+    hand_limit,
+    loopholes,
+)
+from doubtspec.invariants.shapes import (
+    Invariant,
+    ProbeInvariant,
+)
+from doubtspec.model import engine
+from doubtspec.model.actions import (
+    Action,
+    Buy,
+    Chance,
+    EndBuy,
+    EndPlay,
+    MovementBuy,
+    Pass,
+    PlayReserve,
+    PlayStandard,
+    Skip,
+)
+from doubtspec.model.state import NO_CARD, STATE_FIELDS, Actor, GameState, Phase, Side
+from doubtspec.rulebook import Section
+
+S = Section
+
+
+def _rejects(state: GameState, action: Action) -> str | None:
+    snapshot = tuple(getattr(state, name) for name in STATE_FIELDS)
+    try:
+        engine.play(state, action)
+    except IllegalActionError:
+        pass
+    else:
+        return f"the engine accepted the illegal action {action} ({state.summary()})"
+    if tuple(getattr(state, name) for name in STATE_FIELDS) != snapshot:
+        return f"rejecting {action} changed the state"
+    return None
+
+
+def _banned_candidates(state: GameState) -> list[Action]:
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or not state.banned:
+        return []
+    has_loopholes = loopholes(state)
+    actions: list[Action] = []
+    for card in state.c_hand:
+        data = state.game.company_card(card)
+        if data.kind not in state.banned:
+            continue
+        others = tuple(c for c in state.c_hand if c != card)
+        if data.standard is not None and not has_loopholes:
+            actions.append(PlayStandard(card, others if data.standard.cost else ()))
+        if data.reserve is not None:
+            actions.append(PlayReserve(card, others if data.reserve.cost else ()))
+    return actions
+
+
+def _full_hand_candidates(state: GameState) -> list[Action]:
+    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or len(state.m_hand) < hand_limit(state):
+        return []
+    flip = tuple(i for i, (_, up) in enumerate(state.tableau) if up)
+    return [MovementBuy(space, flip) for space, card in enumerate(state.market) if card != NO_CARD]
+
+
+def _unaffordable_candidates(state: GameState) -> list[Action]:
+    if not at_rest(state):
+        return []
+    if state.phase is Phase.COMPANY_BUY:
+        total = budget_of(state, state.c_hand)
+        return [Buy(source, index, state.c_hand) for source, index, cost in buy_costs(state) if cost > total]
+    if state.phase is Phase.MOVEMENT_TURN and len(state.m_hand) < hand_limit(state):
+        flip = tuple(i for i, (_, up) in enumerate(state.tableau) if up)
+        means = state.influence + state.flight + sum(state.game.movement_card(state.tableau[i][0]).influence
+                                                     for i in flip)
+        return [MovementBuy(space, flip) for space, card in enumerate(state.market)
+                if card != NO_CARD and state.cards.market[space].cost + state.market_profit[space] > means]
+    return []
+
+
+def _out_of_turn_candidates(state: GameState) -> list[Action]:
+    actor = engine.current_actor(state)
+    match actor:
+        case Actor.COMPANY:
+            return [Pass(), Skip(Side.MOVEMENT), Chance(1)]
+        case Actor.MOVEMENT:
+            return [EndPlay(), EndBuy(), Skip(Side.COMPANY)]
+        case Actor.CHANCE:
+            return [EndPlay(), Pass()]
+        case Actor.TERMINAL:
+            return [Pass(), EndPlay(), Chance(1)]
+    return []
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    ProbeInvariant("reject.banned", "Playing a banned card without Loopholes (or into the Reserve) is rejected.",
+                   (S.COMPANY_INTERFERENCE,), _banned_candidates, _rejects),
+    ProbeInvariant("reject.full-hand", "Buying with a full hand is rejected.",
+                   (S.MOVEMENT_CARDS,), _full_hand_candidates, _rejects),
+    ProbeInvariant("reject.unaffordable", "A purchase that cannot be paid for is rejected.",
+                   (S.BUYING_CARDS, S.BUYING_A_CARD, S.SPENDING_BUDGET, S.SPENDING_INFLUENCE),
+                   _unaffordable_candidates, _rejects),
+    ProbeInvariant("reject.out-of-turn", "An action by the side that is not to act is rejected.",
+                   (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _out_of_turn_candidates, _rejects),
+)
+"""The `reject.*` invariants, in the order they are checked and listed."""

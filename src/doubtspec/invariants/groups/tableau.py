@@ -1,0 +1,67 @@
+"""The `tableau` invariants. The Tableau's size limit."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from doubtspec.invariants.derived import at_rest
+from doubtspec.invariants.shapes import (
+    Invariant,
+    StateInvariant,
+)
+from doubtspec.model import engine
+from doubtspec.model.actions import MovementPlay
+from doubtspec.model.state import GameState, Phase
+from doubtspec.rulebook import Section
+
+S = Section
+
+
+def _tableau(state: GameState) -> str | None:
+    limit = state.cards.rules.tableau_limit
+    if len(state.tableau) > limit:
+        return f"the Tableau holds {len(state.tableau)} cards, over the limit of {limit}"
+    return None
+
+
+def _full_offers(state: GameState) -> str | None:
+    """On each Movement turn with a card in hand, fill the Tableau to its limit and play into it.
+
+    A full Tableau takes many rounds of play; laying Market-deck cards face up until the Tableau holds
+    its limit, every play the engine then offers must remove a card first, and each is played through
+    the engine and checked against `rule.movement-play` (at most three).
+    """
+    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or not state.m_hand:
+        return None
+    from doubtspec.invariants.groups.rule import movement_play_check
+
+    limit = state.cards.rules.tableau_limit
+    missing = limit - len(state.tableau)
+    if missing < 0 or missing > len(state.m_deck):
+        return None
+    filler = state.m_deck[:missing]
+    probe = dataclasses.replace(state, tableau=state.tableau + tuple((c, True) for c in filler),
+                                m_deck=state.m_deck[missing:])
+    plays = [a for a in engine.legal_actions(probe) if isinstance(a, MovementPlay)]
+    for action in plays:
+        if action.remove is None:
+            return f"with {limit} cards in the Tableau, {action} is offered without removing one first"
+    for action in plays[:3]:
+        try:
+            after = engine.apply(probe, action)
+        except Exception as exc:  # the engine failing on a full Tableau is the finding
+            return f"with {limit} cards in the Tableau, {action} raised {type(exc).__name__}: {exc}"
+        message = movement_play_check(probe, action, after) or _tableau(after)
+        if message is not None:
+            return f"with {limit} cards in the Tableau: {message}"
+    return None
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    StateInvariant("tableau.limit", "The Tableau never holds more than eight cards.",
+                   (S.MOVEMENT_CARDS, S.AGITATION_AND_GOALS), _tableau),
+    StateInvariant("tableau.full-offers", "With the Tableau at its limit, every play removes a card first and "
+                   "pays and places as the rules say.", (S.MOVEMENT_CARDS, S.AGITATION_AND_GOALS, S.PLAYING_A_CARD),
+                   _full_offers),
+)
+"""The `tableau.*` invariants, in the order they are checked and listed."""

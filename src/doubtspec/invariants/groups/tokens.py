@@ -1,0 +1,125 @@
+"""The `tokens` invariants.
+
+Token conservation: every kind of token is in its supply or on the table, never more than its piece limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from doubtspec.invariants.shapes import (
+    Invariant,
+    StateCheck,
+    StateInvariant,
+)
+from doubtspec.model.cards import TokenKind
+from doubtspec.model.state import GameState
+from doubtspec.rulebook import Section
+
+S = Section
+
+
+def token_places(state: GameState, kind: TokenKind) -> dict[str, int]:
+    """Every place a token of `kind` can be besides its supply, with the count there."""
+    match kind:
+        case TokenKind.PROFIT:
+            return {"profit": state.profit, "market_profit": sum(state.market_profit),
+                    "goal_profit": sum(state.goal_profit)}
+        case TokenKind.VICTIMS:
+            return {"victims": sum(state.victims)}
+        case TokenKind.DOUBT:
+            return {"doubt": sum(state.doubt)}
+        case TokenKind.STARS:
+            return {"stars": state.stars}
+        case TokenKind.INFLUENCE:
+            return {"influence": state.influence}
+        case TokenKind.MESSAGING:
+            return {"messaging": state.messaging}
+        case TokenKind.AGITATION:
+            return {"agitation": state.agitation, "goal_agitation": sum(state.goal_agitation)}
+        case TokenKind.BANS:
+            return {"banned": len(state.banned)}
+        case TokenKind.FLIGHT:
+            return {"flight": state.flight, "flight_spent": state.flight_spent}
+
+
+def _negative_parts(state: GameState, kind: TokenKind) -> list[str]:
+    match kind:
+        case TokenKind.PROFIT:
+            parts = [("profit", (state.profit,)), ("market_profit", state.market_profit),
+                     ("goal_profit", state.goal_profit)]
+        case TokenKind.VICTIMS:
+            parts = [("victims", state.victims)]
+        case TokenKind.DOUBT:
+            parts = [("doubt", state.doubt)]
+        case TokenKind.AGITATION:
+            parts = [("agitation", (state.agitation,)), ("goal_agitation", state.goal_agitation)]
+        case TokenKind.FLIGHT:
+            parts = [("flight", (state.flight,)), ("flight_spent", (state.flight_spent,))]
+        case _:
+            parts = [(name, (count,)) for name, count in token_places(state, kind).items()]
+    return [f"{name}={list(values) if len(values) > 1 else values[0]}"
+            for name, values in parts if min(values, default=0) < 0]
+
+
+_TOKEN_COUNTS: dict[TokenKind, Callable[[GameState], tuple[int, ...]]] = {
+    TokenKind.PROFIT: lambda s: (s.profit, *s.market_profit, *s.goal_profit),
+    TokenKind.VICTIMS: lambda s: s.victims,
+    TokenKind.DOUBT: lambda s: s.doubt,
+    TokenKind.STARS: lambda s: (s.stars,),
+    TokenKind.INFLUENCE: lambda s: (s.influence,),
+    TokenKind.MESSAGING: lambda s: (s.messaging,),
+    TokenKind.AGITATION: lambda s: (s.agitation, *s.goal_agitation),
+    TokenKind.BANS: lambda s: (len(s.banned),),
+    TokenKind.FLIGHT: lambda s: (s.flight, s.flight_spent),
+}
+"""Every count of tokens of a kind on the table, flattened (the fast path of the token checks)."""
+
+
+def _token_check(kind: TokenKind) -> StateCheck:
+    index = list(TokenKind).index(kind)
+    counts = _TOKEN_COUNTS[kind]
+
+    def check(state: GameState) -> str | None:
+        limit = state.cards.supply[kind]
+        supply = state.supply[index]
+        on_table = counts(state)
+        if supply + sum(on_table) == limit and supply >= 0 and (not on_table or min(on_table) >= 0):
+            return None
+        if supply < 0 or supply > limit:
+            return f"{kind.value} supply is {supply}, outside 0..{limit}"
+        negative = _negative_parts(state, kind)
+        if negative:
+            return f"negative {kind.value} tokens: {', '.join(negative)}"
+        places = token_places(state, kind)
+        where = ", ".join(f"{k}={v}" for k, v in places.items())
+        return (f"{kind.value}: supply {supply} + {where} = {supply + sum(places.values())}, "
+                f"but the piece limit is {limit}")
+
+    return check
+
+
+_TOKEN_SECTIONS: dict[TokenKind, tuple[Section, ...]] = {
+    TokenKind.PROFIT: (S.COMPANY_SETUP, S.SCORING_DEMOGRAPHICS, S.COMPANY_INTERFERENCE, S.BUYING_A_CARD),
+    TokenKind.VICTIMS: (S.COMPANY_SETUP, S.ADDING_VICTIMS, S.SCORING_DEMOGRAPHICS, S.SEED_DEMOGRAPHICS,
+                        S.MESSAGING),
+    TokenKind.DOUBT: (S.COMPANY_SETUP, S.ADDING_DOUBT, S.MESSAGING),
+    TokenKind.STARS: (S.COMPANY_SETUP, S.SEED_DEMOGRAPHICS),
+    TokenKind.INFLUENCE: (S.MOVEMENT_SETUP, S.SPENDING_INFLUENCE, S.MOVEMENT_ON_YOUR_GO, S.MESSAGING),
+    TokenKind.MESSAGING: (S.MOVEMENT_SETUP, S.MESSAGING, S.PACING),
+    TokenKind.AGITATION: (S.MOVEMENT_SETUP, S.AGITATION_AND_GOALS, S.PACING),
+    TokenKind.BANS: (S.MOVEMENT_SETUP, S.MOVEMENT_INTERFERENCE),
+    TokenKind.FLIGHT: (S.MOVEMENT_SETUP, S.PACING),
+}
+
+
+INVARIANTS: tuple[Invariant, ...] = tuple(
+    StateInvariant(
+        f"tokens.{kind.value}",
+        f"{kind.value.capitalize()} tokens are conserved: supply plus table equals the piece limit, none negative.",
+        _TOKEN_SECTIONS[kind],
+        _token_check(kind),
+    )
+    for kind in TokenKind
+)
+"""The `tokens.*` invariants, in the order they are checked and listed."""

@@ -1,0 +1,115 @@
+"""The `rule.*` postconditions: quiet on the engine as it is, and each fails on the rule bug it is for.
+
+Seeded, steered games (the fuzzer's own steering) are played through the engine and every `rule`
+and `scoring` invariant is checked at each step. Without a mutant nothing may fire; with each of
+the mutants written for the rule areas that conservation laws cannot see, its invariant must fire
+within a few games. These are fast stand-ins for `tests/test_mutants.py`, which fuzzes each mutant
+with the whole ci profile (slow for these).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from doubtspec.invariants.catalog import BY_ID, CATALOG, StateInvariant, TransitionInvariant
+from doubtspec.invariants.machines import _organised, _prudent
+from doubtspec.invariants.mutants import MUTANTS
+from doubtspec.model.actions import Action, Buy, PlayReserve, PlayStandard
+from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
+from doubtspec.model.game import Game
+from doubtspec.model.state import Actor, GameState, Phase
+
+RULE_MUTANTS = ("trash-at-face-value", "reshuffle-at-five", "reserve-trashed-left-to-right", "bonus-from-flipped",
+                "play-one-cheaper", "restriction-withheld", "star-at-thirteen", "four-lobbies", "short-hand-kept",
+                "defeat-ignores-bans", "banned-reserve-triggers", "banned-reshuffle-effects", "removed-card-to-hand",
+                "pacing-without-refresh", "progress-not-credited")
+WHAT_IFS = ("lobby.offers", "hand.marginalization-offers", "outcome.defeat-offers", "ban.trigger-offers",
+            "ban.reshuffle-offers", "tableau.full-offers")
+CHECKED = tuple(inv for inv in CATALOG if inv.id.split(".")[0] in ("rule", "scoring") or inv.id in WHAT_IFS
+                or any(inv.id in MUTANTS[name].caught_by for name in RULE_MUTANTS))
+
+
+def _first_violation(game: Game, seeds: range, wanted: tuple[str, ...] | None = None) -> tuple[str, str] | None:
+    """Play steered games; the first (invariant id, message) among `wanted` (all checked if None)."""
+    checks = [inv for inv in CHECKED if wanted is None or inv.id in wanted]
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = new_game(game)
+        organised = seed % 2 == 0
+        for _ in range(1500):
+            if state.outcome is not None:
+                break
+            actions = legal_actions(state)
+            if current_actor(state) is Actor.COMPANY and not state.pending and state.phase is Phase.COMPANY_PLAY:
+                actions = tuple(_prudent(state, actions))
+            if organised and state.phase is Phase.MOVEMENT_TURN:
+                actions = tuple(_organised(state, actions))
+            action = actions[rng.randrange(len(actions))]
+            before, state = state, apply(state, action)
+            for inv in checks:
+                if isinstance(inv, TransitionInvariant):
+                    message = inv.check(before, action, state)
+                elif isinstance(inv, StateInvariant):
+                    message = inv.check(state)
+                else:
+                    continue
+                if message is not None:
+                    return inv.id, message
+    return None
+
+
+def test_postconditions_hold_on_the_engine(game: Game) -> None:
+    assert _first_violation(game, range(12)) is None
+
+
+@pytest.mark.parametrize("name", RULE_MUTANTS)
+def test_postconditions_catch_rule_bugs(game: Game, name: str) -> None:
+    mutant = MUTANTS[name]
+    with mutant.active():
+        found = _first_violation(game, range(12), mutant.caught_by)
+    assert found is not None, f"{name} was not caught by {mutant.caught_by}"
+
+
+def _company_steps(game: Game, count: int) -> list[tuple[GameState, Action]]:
+    """The first `count` free Company plays and buys of a seeded steered game, with their states."""
+    rng = random.Random(3)
+    state = new_game(game)
+    found: list[tuple[GameState, Action]] = []
+    while state.outcome is None and len(found) < count:
+        actions = legal_actions(state)
+        if current_actor(state) is Actor.COMPANY and not state.pending and state.phase is Phase.COMPANY_PLAY:
+            actions = tuple(_prudent(state, actions))
+        action = actions[rng.randrange(len(actions))]
+        if not state.pending and isinstance(action, PlayReserve | Buy | PlayStandard):
+            found.append((state, action))
+        state = apply(state, action)
+    return found
+
+
+def test_solver_oracle_agrees_with_the_engine_and_catches_a_wrong_successor(game: Game) -> None:
+    oracle = BY_ID["oracle.solver"]
+    assert isinstance(oracle, TransitionInvariant)
+    steps = _company_steps(game, 3)
+    assert steps
+    for before, action in steps:
+        assert oracle.check(before, action, apply(before, action)) is None
+    before, action = next((b, a) for b, a in steps if isinstance(a, PlayReserve | Buy))
+    wrong = dataclasses.replace(apply(before, action), plays=before.plays + 5)
+    message = oracle.check(before, action, wrong)
+    assert message is not None and "plays" in message
+
+
+def test_setup_postcondition_checks_the_first_decision(game: Game) -> None:
+    setup = BY_ID["rule.setup"]
+    assert isinstance(setup, StateInvariant)
+    rng = random.Random(5)
+    state = new_game(game)
+    while state.pending or state.phase is not Phase.MOVEMENT_TURN:
+        actions = legal_actions(state)
+        state = apply(state, actions[rng.randrange(len(actions))])
+    assert setup.check(state) is None
+    assert setup.check(dataclasses.replace(state, victims=(9, 0, 0, 0))) is not None
+    assert setup.check(dataclasses.replace(state, goals=state.goals[6:] + state.goals[:6])) is not None
