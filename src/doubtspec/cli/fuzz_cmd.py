@@ -40,6 +40,7 @@ from doubtspec.reports.report import (
     write_report,
 )
 from doubtspec.reports.trace import load_trace
+from doubtspec.viewer.saved import write_report_page
 
 
 class ProfileName(StrEnum):
@@ -296,9 +297,13 @@ ReportPathArgument = Annotated[Path | None, typer.Argument(
     help="A reports directory to list (default reports/), or one report to render.")]
 ShowOption = Annotated[str | None, typer.Option("--show", metavar="NAME",
                                                 help="Render this report of the list (a name or its number).")]
+HtmlOption = Annotated[bool, typer.Option("--html", help="Write the report's report.html (the board at every step) "
+                                                         "beside its report.json, replayed with this engine; with "
+                                                         "a directory, for every report in it.")]
 
 
-def report_cmd(path: ReportPathArgument = None, show: ShowOption = None, as_json: JsonOption = False) -> None:
+def report_cmd(path: ReportPathArgument = None, show: ShowOption = None, as_json: JsonOption = False,
+               html: HtmlOption = False) -> None:
     """List the violation reports in a directory, or render one."""
     target = path if path is not None else Path("reports")
     if not target.exists():
@@ -308,15 +313,18 @@ def report_cmd(path: ReportPathArgument = None, show: ShowOption = None, as_json
         raise OptionError("no such report or directory", path=target, field="path")
     single = target.is_file() or (target / "report.json").is_file()
     if single:
-        _render(load_report(target), as_json)
+        _render(load_report(target), as_json, target if html else None)
         return
     found = list_reports(target)
     if show is not None:
         for number, (entry, data) in enumerate(found, start=1):
             if show in (entry.name, str(number)):
-                _render(data, as_json)
+                _render(data, as_json, entry if html else None)
                 return
         raise OptionError(f"no report {show!r} in {target}", field="--show")
+    if html:
+        for entry, _ in found:
+            console.print(f"written: {write_report_page(entry)}", highlight=False)
     if as_json:
         print(json.dumps([{"name": e.name, "path": str(e), "invariant": d["invariant"]["id"], "step": d["step"],
                            "trace_length": len(d["trace"]["actions"]), "message": d["message"],
@@ -335,11 +343,14 @@ def report_cmd(path: ReportPathArgument = None, show: ShowOption = None, as_json
     console.print("render one with [bold]doubtspec report DIR --show NAME[/]", highlight=False)
 
 
-def _render(data: dict[str, Any], as_json: bool) -> None:
+def _render(data: dict[str, Any], as_json: bool, html_for: Path | None = None) -> None:
     if as_json:
         print(json.dumps(data, indent=2))
     else:
         console.print(Markdown(render_markdown(data)))
+    if html_for is not None:
+        page = write_report_page(html_for)
+        (err_console if as_json else console).print(f"written: {page}", highlight=False)
 
 
 def register(app: typer.Typer) -> None:
