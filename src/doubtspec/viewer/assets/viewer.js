@@ -320,7 +320,7 @@
     const R = C.rules;
     const banned = board["c.banned"] || [];
     const stars = "★".repeat(board["c.stars"]) + "☆".repeat(Math.max(0, R.stars_to_win - board["c.stars"]));
-    host.append(el("h2", {}, el("span", { text: "Company" }), el("small", { text: C.set.name })));
+    host.append(el("h2", {}, el("span", { text: "Company" })));
     host.append(el("div", { class: "stats" },
       stat("c.profit", "Profit", board["c.profit"] + "/" + R.profit_to_win, changed),
       stat("c.stars", "Stars", stars, changed),
@@ -470,14 +470,11 @@
   function drawSupply(board, changed) {
     const host = clear(document.getElementById("supply"));
     host.append(el("h2", { text: "Supplies (tokens left / piece limit)" }));
-    const kinds = Object.keys(C.supply);
-    host.append(el("table", { class: "supply" },
-      el("tr", {}, kinds.map(function (k) { return el("th", { text: k }); })),
-      el("tr", {}, kinds.map(function (k) {
-        const key = "supply." + k;
-        return el("td", { class: changed.has(key) ? "changed" : "", "data-key": key, "data-value": board[key],
-          text: board[key] + " / " + C.supply[k] });
-      }))));
+    host.append(el("div", { class: "stats" }, Object.keys(C.supply).map(function (k) {
+      const key = "supply." + k;
+      return el("span", { class: "stat" + (changed.has(key) ? " changed" : ""), "data-key": key, "data-value": board[key] },
+        k + " ", el("b", { text: board[key] }), " / " + C.supply[k]);
+    })));
   }
 
   function drawStatus(i, board) {
@@ -548,6 +545,8 @@
   });
 
   drawHeader();
+  // On a phone the step list would fill the first screen: it starts folded, the board comes first.
+  if (window.matchMedia && window.matchMedia("(max-width: 800px)").matches) document.getElementById("steps-box").open = false;
   const asked = /^#step-(\d+)$/.exec(location.hash);
   go(asked ? +asked[1] : doc.kind === "game" ? 0 : focus);
 })();
