@@ -30,6 +30,7 @@ from doubtspec.model.state import GameState
 from doubtspec.reports.report import RunInfo, build_report, load_report, state_to_dict, write_report
 from doubtspec.solver.queries import Answer, Assumptions, QueryKind
 from doubtspec.solver.witness import Witness
+from doubtspec.viewer import page as page_module
 from doubtspec.viewer.board import KEY_LABELS, board_of, fields_of
 from doubtspec.viewer.document import document_for_game, document_for_report, document_for_violation
 from doubtspec.viewer.page import render_page
@@ -186,6 +187,20 @@ def test_a_report_directory_holds_the_page_and_the_markdown_links_it(tmp_path: P
     assert failure["statement"] == violation.invariant.statement
     assert failure["sections"] == [s.value for s in violation.invariant.sections]
     assert failure["message"] == violation.message and failure["changes"]
+
+
+def test_a_viewer_failure_never_costs_the_report_its_files(tmp_path: Path, game: Game,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    violation, _ = _violation(game, 30)
+
+    def broken(*_: object) -> object:
+        raise RuntimeError("a bug in the viewer")
+
+    monkeypatch.setattr(page_module, "document_for_violation", broken)
+    folder = write_report(violation, RunInfo("ci", 0, None), tmp_path)
+    assert load_report(folder)["step"] == 30 and (folder / "report.md").is_file()
+    text = (folder / "report.html").read_text(encoding="utf-8")
+    assert "The board viewer failed" in text and "a bug in the viewer" in text
 
 
 def test_an_existing_report_renders_the_same_page(tmp_path: Path, game: Game) -> None:

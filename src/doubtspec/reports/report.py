@@ -26,8 +26,7 @@ from doubtspec.invariants.machines import Violation
 from doubtspec.model.state import STATE_FIELDS, GameState, Outcome
 from doubtspec.reports.atomic import atomic_write_dir
 from doubtspec.reports.trace import TraceFile
-from doubtspec.viewer.document import document_for_violation
-from doubtspec.viewer.page import render_page
+from doubtspec.viewer.page import report_page
 
 REPORT_FORMAT = "doubtspec-report"
 REPORT_VERSION = 1
@@ -202,7 +201,7 @@ def write_report(violation: Violation, run: RunInfo, report_dir: Path) -> Path:
     atomic_write_dir(target, {
         "report.json": json.dumps(report, indent=2) + "\n",
         "report.md": render_markdown(report),
-        "report.html": render_page(document_for_violation(violation, report)),  # the board at every step
+        "report.html": report_page(violation, report),  # the board at every step
     })
     return target
 

@@ -9,11 +9,14 @@ from __future__ import annotations
 import html
 import json
 import re
+import traceback
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
+from doubtspec.invariants.machines import Violation
 from doubtspec.reports.atomic import atomic_write_text
-from doubtspec.viewer.document import Document
+from doubtspec.viewer.document import Document, document_for_violation
 
 _ASSETS = resources.files("doubtspec.viewer").joinpath("assets")
 
@@ -41,3 +44,18 @@ def render_page(document: Document) -> str:
 def write_page(path: Path, document: Document) -> None:
     """Write the page for `document` to `path`, atomically."""
     atomic_write_text(path, render_page(document))
+
+
+def report_page(violation: Violation, report: dict[str, Any]) -> str:
+    """`report.html` for a violation found in this process (`report`: its `report.json` content).
+
+    Should the viewer itself fail, the page says so with the error, rather than costing the report
+    its other files: the finding matters more than its drawing.
+    """
+    try:
+        return render_page(document_for_violation(violation, report))
+    except Exception:
+        detail = html.escape(traceback.format_exc())
+        return (f"<!doctype html><meta charset=\"utf-8\"><title>{html.escape(str(report.get('name')))}</title>"
+                f"<p>The board viewer failed on this report; report.md and report.json are complete. "
+                f"Please report this error:</p><pre>{detail}</pre>\n")

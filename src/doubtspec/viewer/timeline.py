@@ -58,6 +58,18 @@ def heading_of(state: GameState) -> str:
     return label if state.round == 0 else f"Round {state.round} · {label}"
 
 
+def _words(state: GameState, action: Action) -> str:
+    """The action in words; its text form when the state is one that the sentences cannot read.
+
+    A report's trace may come from a deliberately broken engine whose states break what the
+    sentences rely on (a card in two places, say); the page must still show that game.
+    """
+    try:
+        return describe_action(state, action)
+    except Exception:
+        return str(action)
+
+
 def timeline_of(game: Game, actions: tuple[Action, ...] | list[Action]) -> Timeline:
     """Replay `actions` from Set-Up through the checked engine, keeping every state's board."""
     state = engine.new_game(game)
@@ -79,7 +91,7 @@ def timeline_of(game: Game, actions: tuple[Action, ...] | list[Action]) -> Timel
             problem = f"step {number}, {action}, does not replay in this engine: {why}"
             frames.append(Frame(number, str(action), str(action), actor, "not replayed", None))
             continue
-        words = describe_action(state, action)
+        words = _words(state, action)
         heading = heading_of(state)
         state = engine.apply(state, action)
         frames.append(Frame(number, str(action), words, actor, heading, board_of(state)))
