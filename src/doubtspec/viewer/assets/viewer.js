@@ -477,12 +477,13 @@
     })));
   }
 
-  function drawStatus(i, board) {
+  function drawStatus(board, changed) {
     const host = clear(document.getElementById("status"));
     const actor = board.actor;
-    host.append(el("span", { class: "pill", "data-key": "round", text: board.round ? "Round " + board.round : "Set-Up" }));
-    host.append(el("span", { class: "pill", "data-key": "phase", text: PHASES[board.phase] || board.phase }));
-    host.append(el("span", { class: "pill " + (actor === "terminal" ? "over" : actor), "data-key": "actor",
+    const hl = function (key) { return changed.has(key) ? " changed" : ""; };
+    host.append(el("span", { class: "pill" + hl("round"), "data-key": "round", text: board.round ? "Round " + board.round : "Set-Up" }));
+    host.append(el("span", { class: "pill" + hl("phase"), "data-key": "phase", text: PHASES[board.phase] || board.phase }));
+    host.append(el("span", { class: "pill " + (actor === "terminal" ? "over" : actor) + hl("actor"), "data-key": "actor",
       text: actor === "terminal" ? "game over" : (SIDE_NAMES[actor] || actor) + " to act" }));
     if (board.pending && board.pending.length) host.append(el("span", { class: "pill", title: board.pending.join("\n"), text: "next: " + pendingName(board.pending) }));
     if (board.outcome) host.append(el("span", { class: "pill over", text: board.outcome.winner + " wins by " + board.outcome.reason + ": " + board.outcome.detail }));
@@ -517,7 +518,7 @@
     document.getElementById("position").textContent = "step " + current + " of " + last;
     document.getElementById("prev").disabled = current === 0;
     document.getElementById("next").disabled = current === last;
-    drawStatus(current, shown.board);
+    drawStatus(shown.board, changed);
     drawStepInfo(current, shown, prev, changed);
     drawCompany(shown.board, prev, changed);
     drawMovement(shown.board, prev, changed);
