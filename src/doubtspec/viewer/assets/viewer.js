@@ -154,6 +154,10 @@
     return pending[0].replace(/\(.*$/, "").replace(/([a-z])([A-Z])/g, "$1 $2");
   }
 
+  function outcomeText(outcome) {
+    return (SIDE_NAMES[outcome.winner] || outcome.winner) + " wins by " + outcome.reason.replace(/-/g, " ") + " in round " + outcome.round;
+  }
+
   function valueText(key, v) {
     if (v === undefined) return "(none)";
     if (key in CARD_LISTS) return v.length + (v.length === 1 ? " card" : " cards");
@@ -173,7 +177,7 @@
     if (key === "pending") return pendingName(v);
     if (key === "phase") return PHASES[v] || v;
     if (key === "actor") return SIDE_NAMES[v] || v;
-    if (key === "outcome") return v ? v.winner + " wins by " + v.reason : "none";
+    if (key === "outcome") return v ? outcomeText(v) : "none";
     if (Array.isArray(v)) return v.join(", ") || "none";
     return String(v);
   }
@@ -483,10 +487,14 @@
     const hl = function (key) { return changed.has(key) ? " changed" : ""; };
     host.append(el("span", { class: "pill" + hl("round"), "data-key": "round", text: board.round ? "Round " + board.round : "Set-Up" }));
     host.append(el("span", { class: "pill" + hl("phase"), "data-key": "phase", text: PHASES[board.phase] || board.phase }));
-    host.append(el("span", { class: "pill " + (actor === "terminal" ? "over" : actor) + hl("actor"), "data-key": "actor",
-      text: actor === "terminal" ? "game over" : (SIDE_NAMES[actor] || actor) + " to act" }));
+    if (actor !== "terminal") {
+      host.append(el("span", { class: "pill " + actor + hl("actor"), "data-key": "actor", text: (SIDE_NAMES[actor] || actor) + " to act" }));
+    }
     if (board.pending && board.pending.length) host.append(el("span", { class: "pill", title: board.pending.join("\n"), text: "next: " + pendingName(board.pending) }));
-    if (board.outcome) host.append(el("span", { class: "pill over", text: board.outcome.winner + " wins by " + board.outcome.reason + ": " + board.outcome.detail }));
+    if (board.outcome) {
+      host.append(el("span", { class: "pill over" + hl("outcome"), "data-key": "outcome",
+        text: outcomeText(board.outcome) + ": " + board.outcome.detail }));
+    }
   }
 
   function drawStepInfo(i, shown, prev, changed) {
