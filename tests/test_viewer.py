@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -239,14 +238,14 @@ def test_a_trace_the_engine_refuses_stops_the_board_and_says_why(game: Game) -> 
     assert any("does not replay" in note for note in data["notes"])
 
 
-def test_a_150_step_report_is_small_and_quick(tmp_path: Path, game: Game) -> None:
+def test_a_150_step_report_is_small(tmp_path: Path, game: Game) -> None:
+    """Under 2 MB by far (about 100 KB); how long it takes is the benchmark's to say, below."""
     violation, _ = _violation(game, 150)
     report = build_report(violation, RunInfo("ci", 0, None), tmp_path)
-    started = time.perf_counter()
     page = render_page(document_for_violation(violation, report))
-    elapsed = time.perf_counter() - started
     assert len(page.encode()) < 2_000_000
-    assert elapsed < 10  # generous on a shared machine; the benchmark below gives the figure
+    frames = json.dumps(embedded(page)["frames"], separators=(",", ":"))
+    assert len(frames) < 150 * 400  # steps are stored as their changes, not as whole boards
 
 
 @pytest.mark.benchmark(group="viewer")
