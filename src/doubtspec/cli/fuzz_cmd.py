@@ -51,6 +51,7 @@ from doubtspec.reports.report import (
     write_report,
 )
 from doubtspec.reports.trace import load_trace
+from doubtspec.viewer.saved import write_report_page
 
 
 class ProfileName(StrEnum):
@@ -355,9 +356,13 @@ ReportPathArgument = Annotated[Path | None, typer.Argument(
     metavar="[PATH]", help="A reports directory to list (default reports/), or one report to render.")]
 ShowOption = Annotated[str | None, typer.Option("--show", metavar="NAME",
                                                 help="Render this report of the list (a name or its number).")]
+HtmlOption = Annotated[bool, typer.Option("--html", help="Write the report's report.html (the board at every step) "
+                                                         "beside its report.json, replayed with this engine; with "
+                                                         "a directory, for every report in it.")]
 
 
-def report_cmd(path: ReportPathArgument = None, show: ShowOption = None, as_json: JsonOption = False) -> None:
+def report_cmd(path: ReportPathArgument = None, show: ShowOption = None, as_json: JsonOption = False,
+               html: HtmlOption = False) -> None:
     """List the violation reports in a directory, or render one.
 
     A folder in the directory that is not a readable report is listed with the reason, and the
@@ -371,16 +376,19 @@ def report_cmd(path: ReportPathArgument = None, show: ShowOption = None, as_json
         raise OptionError("no such report or directory", path=target, field="path")
     single = not target.is_dir() or (target / "report.json").exists()
     if single:
-        _render(load_report(target), as_json)
+        _render(load_report(target), as_json, target if html else None)
         return
     found, broken = scan_reports(target)
     for _entry, problem in broken:
         err_console.print(f"[bold red]error:[/] {text(problem.describe())} (not listed)", highlight=False,
                           soft_wrap=True)
+    if html and show is None:
+        for entry, _ in found:
+            (err_console if as_json else console).print(f"written: {text(write_report_page(entry))}", highlight=False)
     if show is not None:
         for number, (entry, data) in enumerate(found, start=1):
             if show in (entry.name, str(number)):
-                _render(data, as_json)
+                _render(data, as_json, entry if html else None)
                 break
         else:
             raise OptionError(f"no readable report {show!r} in {target}", field="--show")
@@ -406,11 +414,14 @@ def report_cmd(path: ReportPathArgument = None, show: ShowOption = None, as_json
         raise typer.Exit(ExitCode.BAD_INPUT)
 
 
-def _render(data: dict[str, Any], as_json: bool) -> None:
+def _render(data: dict[str, Any], as_json: bool, html_for: Path | None = None) -> None:
     if as_json:
         print(json.dumps(data, indent=2))
     else:
         console.print(Markdown(render_markdown(data)))  # Markdown text is not Rich markup: nothing to escape
+    if html_for is not None:
+        page = write_report_page(html_for)
+        (err_console if as_json else console).print(f"written: {text(page)}", highlight=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -12,12 +13,15 @@ from rich.table import Table
 
 from doubtspec.agents.base import AGENTS, Matchup
 from doubtspec.agents.simulate import DEFAULT_MAX_ROUNDS, SimulationStats, iter_game, simulate
+from doubtspec.inputs import check_writable_file
 from doubtspec.cli.common import CardsOption, JsonOption, RulingOption, console, err_console, load_game, text
 from doubtspec.cli.render import describe_moves, outcome_text, render_state
 from doubtspec.errors import Interrupted, OptionError
 from doubtspec.model.actions import Action
 from doubtspec.model.engine import legal_actions, new_game
 from doubtspec.model.state import Actor, GameState, OutcomeReason, Phase
+from doubtspec.viewer.document import document_for_game
+from doubtspec.viewer.page import write_page
 
 AgentsOption = Annotated[
     str | None,
@@ -136,16 +140,22 @@ def play_command(
                                          help="Render the whole table after every round.")] = True,
     cards: CardsOption = None,
     ruling: RulingOption = None,
+    html: Annotated[Path | None, typer.Option("--html", metavar="PATH", dir_okay=False,
+                                              help="Also write the game as a page showing the board at every "
+                                                   "step.")] = None,
 ) -> None:
     """Play one seeded game and show it turn by turn, with the table rendered after every round."""
     _check_rounds(max_rounds)
     matchup = Matchup.parse(agents)
     game = load_game(cards, ruling)
+    if html is not None:
+        check_writable_file(html, field="--html")
     console.print(Rule(f"Game with seed {seed} · {matchup}"))
     state: GameState = new_game(game)
     label = "Set-Up"
     turn: list[tuple[GameState, Action]] = []
     company_turn = True
+    played: list[Action] = []
     for move in iter_game(game, seed, matchup, max_rounds):
         if move.actor is not Actor.CHANCE and move.before.phase is not Phase.SETUP:
             new_label = f"Round {move.before.round} · {move.actor.value.capitalize()}"
@@ -156,6 +166,7 @@ def play_command(
                 label, turn = new_label, []
                 company_turn = move.actor is Actor.COMPANY
         turn.append((move.before, move.action))
+        played.append(move.action)
         state = move.after
     _print_turn(label, turn)
     console.print(render_state(state))
@@ -165,6 +176,10 @@ def play_command(
         console.print(f"[bold red]Unfinished:[/] cut off after {max_rounds} rounds", highlight=False)
     elif not legal_actions(state):
         console.print(f"[bold red]Stuck:[/] no legal action in {text(state.summary())}", highlight=False)
+    if html is not None:
+        write_page(html, document_for_game(game, played, f"Game with seed {seed} · {matchup}",
+                                           [("Seed", str(seed)), ("Players", str(matchup))]))
+        console.print(f"the board at every step: {text(html)}", highlight=False)
 
 
 def _print_turn(label: str, moves: list[tuple[GameState, Action]]) -> None:

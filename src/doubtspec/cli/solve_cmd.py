@@ -44,6 +44,7 @@ from doubtspec.solver.queries import (
 )
 from doubtspec.solver.transition import UnsupportedCards
 from doubtspec.solver.witness import EncodingError
+from doubtspec.viewer.witness import write_witness_page
 
 T = TypeVar("T")
 
@@ -58,7 +59,9 @@ TimeoutOption = Annotated[float, typer.Option(
     "--timeout", min=0.001, callback=seconds_callback("--timeout"),
     help="Seconds for the whole question (witness hunt and proofs); what is not decided in time is 'unknown'.")]
 WitnessOption = Annotated[Path | None, typer.Option("--witness-out", dir_okay=False,
-                                                    help="Write a 'yes' answer's witness trace (JSON) here.")]
+                                                    help="Write a 'yes' answer's witness trace (JSON) here; a path "
+                                                         "ending in .html gets a page showing the board at every "
+                                                         "step instead.")]
 EarliestOption = Annotated[bool, typer.Option(
     "--earliest/--no-earliest", help="After a witness, spend the rest of the time proving earlier turns impossible "
                                      "(--no-earliest answers as soon as a witness is found).")]
@@ -152,7 +155,10 @@ def _finish(game: Game, answers: list[Answer], as_json: bool, witness_out: Path 
     if witness_out is not None:
         for answer in answers:
             if answer.witness is not None:
-                answer.witness.write(witness_out, game, {"query": answer.to_json()})
+                if witness_out.suffix.lower() == ".html":
+                    write_witness_page(witness_out, game, answer)
+                else:
+                    answer.witness.write(witness_out, game, {"query": answer.to_json()})
                 break
     if as_json:
         payload: dict[str, Any] = answers[0].to_json() if len(answers) == 1 and extra is None else {

@@ -1,4 +1,4 @@
-"""Failure reports: `report.json` for tools and `report.md` for people, one directory per violation.
+"""Failure reports: `report.json` for tools, `report.md` and `report.html` for people, one directory per violation.
 
 A report holds the broken invariant and its rulebook sections, the card set and rulings, the seed,
 the shrunk trace as numbered actions in text form, the state before and after the failing step with
@@ -27,6 +27,7 @@ from doubtspec.invariants.machines import Violation
 from doubtspec.model.state import STATE_FIELDS, GameState, Outcome
 from doubtspec.reports.atomic import atomic_write_dir
 from doubtspec.reports.trace import TraceFile, trace_from_json
+from doubtspec.viewer.page import report_page
 
 REPORT_FORMAT = "doubtspec-report"
 REPORT_VERSION = 1
@@ -169,6 +170,7 @@ def render_markdown(report: dict[str, Any]) -> str:
                          or "defaults"),
         f"- Seed: {report['seed']} (profile `{report['profile']}`)",
         f"- Replay: `{report['replay']}`",
+        "- The board at every step: [report.html](report.html) (opens in any browser)",
         "",
         f"## Trace ({len(actions)} actions from Set-Up)",
         "",
@@ -201,12 +203,13 @@ def render_markdown(report: dict[str, Any]) -> str:
 
 
 def write_report(violation: Violation, run: RunInfo, report_dir: Path) -> Path:
-    """Write `report.json` and `report.md` for a violation, atomically; returns the report's directory."""
+    """Write `report.json`, `report.md` and `report.html` for a violation, atomically; returns its directory."""
     report = build_report(violation, run, report_dir)
     target = report_dir / str(report["name"])
     atomic_write_dir(target, {
         "report.json": json.dumps(report, indent=2) + "\n",
         "report.md": render_markdown(report),
+        "report.html": report_page(violation, report),  # the board at every step
     })
     return target
 
