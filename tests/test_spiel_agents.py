@@ -38,8 +38,8 @@ def _without_spiel(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("doubtspec.spiel.spiel_available", lambda: False)
 
 
-def test_mcts_is_a_registered_agent() -> None:
-    assert "mcts" in AGENTS
+def test_the_search_agents_are_registered() -> None:
+    assert "mcts" in AGENTS and "ismcts" in AGENTS
 
 
 def test_naming_mcts_without_the_extra_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, game: Game) -> None:
@@ -48,6 +48,8 @@ def test_naming_mcts_without_the_extra_is_a_clear_error(monkeypatch: pytest.Monk
         Matchup.parse("company=mcts")
     with pytest.raises(OptionError, match="OpenSpiel"):
         make_agent("mcts", game, Side.COMPANY, random.Random(0))
+    with pytest.raises(OptionError, match="ismcts agent needs OpenSpiel"):
+        Matchup.parse("ismcts")
     assert Matchup.parse("company=careful") == Matchup("careful", "greedy")
 
 
@@ -74,6 +76,16 @@ def test_mcts_plays_legal_moves_and_a_seed_gives_the_same_game(game: Game) -> No
     first = _moves(game, 3, matchup, 1)
     assert first == _moves(game, 3, matchup, 1)
     assert any(before.phase.value == "company-buy" for before, _ in first)
+    for before, action in first:
+        assert action in {str(a) for a in legal_actions(before)}
+
+
+@needs_spiel
+def test_ismcts_plays_legal_moves_and_a_seed_gives_the_same_game(game: Game) -> None:
+    """OpenSpiel's ISMCTSBot asserts that every resampled root has the searching side's information state."""
+    matchup = Matchup("ismcts", "greedy")
+    first = _moves(game, 5, matchup, 1)
+    assert first == _moves(game, 5, matchup, 1)
     for before, action in first:
         assert action in {str(a) for a in legal_actions(before)}
 

@@ -115,15 +115,22 @@ def _mcts(game: Game, side: Side, rng: random.Random) -> Agent:
     return MctsAgent(game, side, rng)
 
 
+def _ismcts(game: Game, side: Side, rng: random.Random) -> Agent:
+    from doubtspec.agents.mcts import IsmctsAgent
+
+    return IsmctsAgent(game, side, rng)
+
+
 AGENTS: Mapping[str, AgentFactory] = {
     "random": RandomAgent,
     "careful": CarefulAgent,
     "greedy": _greedy,
     "mcts": _mcts,
+    "ismcts": _ismcts,
 }
 """Agent names accepted by `--agents`, each with the factory that builds it for either side."""
 
-NEEDS_SPIEL: frozenset[str] = frozenset({"mcts"})
+NEEDS_SPIEL: frozenset[str] = frozenset({"mcts", "ismcts"})
 """Agents that search with OpenSpiel and so need the optional `spiel` extra."""
 
 

@@ -1,4 +1,4 @@
-"""The `mcts` agent: OpenSpiel's Monte-Carlo tree search over the engine, determinized over hidden cards.
+"""The `mcts` and `ismcts` agents: OpenSpiel's Monte-Carlo tree searches over the engine's hidden cards.
 
 For each decision the agent draws `determinizations` states that it cannot tell from the real one
 (`doubtspec.spiel.views.determinize`: the other side's hand redrawn from its unseen cards), runs
@@ -13,6 +13,10 @@ that do not lose at once (the `careful` agent's policy), because uniformly rando
 pays away its hand and loses within two rounds, which would make every position look lost to the
 Company. A roll-out longer than `rollout_rounds` rounds counts as a draw.
 
+`ismcts` is OpenSpiel's information-set MCTS (`ISMCTSBot`): one tree over the searching side's
+information states (`information_state_string`), a fresh determinization for every simulation (the
+same resampling), and the same roll-outs and budget.
+
 A decision with one legal action is taken without search. Everything random comes from the
 agent's seeded generator, so a seed gives the same games. Needs the `spiel` extra.
 """
@@ -25,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from open_spiel.python.algorithms import mcts
+from open_spiel.python.algorithms import ismcts, mcts
 
 from doubtspec.agents.base import CarefulAgent
 from doubtspec.model.actions import Action
@@ -33,7 +37,7 @@ from doubtspec.model.engine import apply, current_actor, legal_actions
 from doubtspec.model.game import Game
 from doubtspec.model.state import Actor, GameState, Side
 from doubtspec.spiel import load_spiel_game
-from doubtspec.spiel.game import DoubtGame, DoubtState
+from doubtspec.spiel.game import SIDE_OF_PLAYER, DoubtGame, DoubtState
 from doubtspec.spiel.views import determinize
 
 
@@ -134,3 +138,24 @@ class MctsAgent:
                 visits[root_state.decode(child.action)] += child.explore_count
         most = max(visits.values())
         return next(a for a in actions if visits.get(a, 0) == most)
+
+
+class IsmctsAgent:
+    """OpenSpiel's information-set MCTS, resampling the other side's hand for every simulation."""
+
+    def __init__(self, game: Game, side: Side, rng: random.Random, settings: MctsSettings = DEFAULT_SETTINGS) -> None:
+        self.rng = rng
+        self.spiel_game = _spiel_game(game)
+        self.evaluator = RolloutEvaluator(game, rng, settings.rollouts, settings.rollout_rounds)
+        self.bot = ismcts.ISMCTSBot(self.spiel_game, self.evaluator, settings.uct_c, settings.simulations,
+                                    random_state=np.random.RandomState(rng.getrandbits(32)))
+        self.bot.set_resampler(self._resample)
+
+    def _resample(self, state: DoubtState, player: int) -> DoubtState:
+        return state.with_engine(determinize(state.engine, SIDE_OF_PLAYER[player], self.rng))
+
+    def choose(self, state: GameState, actions: tuple[Action, ...]) -> Action:
+        if len(actions) == 1:
+            return actions[0]
+        root = self.spiel_game.state_at(state)
+        return root.decode(int(self.bot.step(root)))

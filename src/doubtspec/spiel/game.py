@@ -212,6 +212,11 @@ class DoubtState(pyspiel.State):  # type: ignore[misc]
             raise ValueError(f"action id {action} is not legal in {self.position.engine.summary()}")
         self.position = self.position.then(chosen)
 
+    def with_engine(self, engine: GameState) -> DoubtState:
+        """The same history as the players saw it over another engine state (a determinization of this one)."""
+        position = self.position
+        return DoubtState(self.get_game(), Position(position.key, position.space, engine, None, position.seen))
+
     def decode(self, action: int) -> Action:
         """The engine action that a legal id names here."""
         return self.position.legal()[action]
