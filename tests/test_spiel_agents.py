@@ -63,7 +63,7 @@ def test_the_cli_exits_2_without_the_extra(monkeypatch: pytest.MonkeyPatch, caps
     _without_spiel(monkeypatch)
     code, out, err = run_cli(capsys, *argv)
     assert code == ExitCode.BAD_INPUT, (out, err)
-    assert "--agents" in err and "OpenSpiel" in err
+    assert "--agents" in err and "OpenSpiel" in err and "'.[spiel]'" in err
 
 
 def _moves(game: Game, seed: int, matchup: Matchup, rounds: int) -> list[tuple[GameState, str]]:

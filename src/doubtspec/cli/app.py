@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 import typer
+from rich.markup import escape
 
 from doubtspec.cli import cards_cmd, fuzz_cmd, simulate_cmd, solve_cmd
 from doubtspec.cli.common import err_console
@@ -36,7 +37,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         app(args=argv)
     except InputError as exc:
-        err_console.print(f"[bold red]error:[/] {exc.describe()}", highlight=False)
+        err_console.print(f"[bold red]error:[/] {escape(exc.describe())}", highlight=False)
         sys.exit(ExitCode.BAD_INPUT)
     except Exception:
         err_console.print_exception()
