@@ -108,19 +108,47 @@ def _greedy(game: Game, side: Side, rng: random.Random) -> Agent:
     return GreedyMovement(game, rng)
 
 
+def _mcts(game: Game, side: Side, rng: random.Random) -> Agent:
+    # Imported here: the search needs the optional OpenSpiel extra, checked by `check_available`.
+    from doubtspec.agents.mcts import MctsAgent
+
+    return MctsAgent(game, side, rng)
+
+
+def _ismcts(game: Game, side: Side, rng: random.Random) -> Agent:
+    from doubtspec.agents.mcts import IsmctsAgent
+
+    return IsmctsAgent(game, side, rng)
+
+
 AGENTS: Mapping[str, AgentFactory] = {
     "random": RandomAgent,
     "careful": CarefulAgent,
     "greedy": _greedy,
+    "mcts": _mcts,
+    "ismcts": _ismcts,
 }
 """Agent names accepted by `--agents`, each with the factory that builds it for either side."""
 
+NEEDS_SPIEL: frozenset[str] = frozenset({"mcts", "ismcts"})
+"""Agents that search with OpenSpiel and so need the optional `spiel` extra."""
+
+
+def check_available(name: str) -> None:
+    """Raise `OptionError` (naming `--agents` and the install line) if agent `name` cannot be built here."""
+    if name in NEEDS_SPIEL:
+        from doubtspec.spiel import missing_spiel_error, spiel_available
+
+        if not spiel_available():
+            raise missing_spiel_error(f"the {name} agent")
+
 
 def make_agent(name: str, game: Game, side: Side, rng: random.Random) -> Agent:
-    """The agent called `name` for `side`; raises `OptionError` for an unknown name."""
+    """The agent called `name` for `side`; raises `OptionError` for an unknown name or a missing extra."""
     factory = AGENTS.get(name)
     if factory is None:
         raise OptionError(f"unknown agent {name!r}; known agents: {', '.join(AGENTS)}", field="--agents")
+    check_available(name)
     return factory(game, side, rng)
 
 
@@ -159,5 +187,6 @@ class Matchup:
             if value not in AGENTS:
                 raise OptionError(f"unknown agent {value!r} for the {key}; known agents: {', '.join(AGENTS)}",
                                   field="--agents")
+            check_available(value)
             chosen[key] = value
         return cls(chosen.get("company", "greedy"), chosen.get("movement", "greedy"))

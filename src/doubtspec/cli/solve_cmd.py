@@ -18,6 +18,7 @@ from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 
+from doubtspec.agents.base import Matchup
 from doubtspec.cli.common import (
     CardsOption,
     JsonOption,
@@ -32,7 +33,7 @@ from doubtspec.errors import Interrupted, OptionError
 from doubtspec.inputs import check_writable_file
 from doubtspec.model.game import Game
 from doubtspec.solver.bmc import DEFAULT_BUYS, DEFAULT_PLAYS, Caps
-from doubtspec.solver.degenerate import DEFAULT_THRESHOLDS, Finding, run_catalogue
+from doubtspec.solver.degenerate import DEFAULT_THRESHOLDS, MATCHUPS, Finding, run_catalogue
 from doubtspec.solver.queries import (
     DEFAULT_TIMEOUT_S,
     Answer,
@@ -269,21 +270,29 @@ def degenerate(
     opponent: OpponentOption = Opponent.ANY, timeout: TimeoutOption = DEFAULT_TIMEOUT_S, cards: CardsOption = None,
     ruling: RulingOption = None, as_json: JsonOption = False, witness_out: WitnessOption = None,
     plays: PlaysOption = DEFAULT_PLAYS, buys: BuysOption = DEFAULT_BUYS,
+    agents: Annotated[str | None, typer.Option(
+        "--agents", help="A further matchup to simulate beside random and greedy, company=NAME,movement=NAME "
+                         "(e.g. mcts).")] = None,
 ) -> None:
     """Run the query catalogue against the designer's thresholds, beside what random and greedy play see."""
+    matchups = MATCHUPS
+    if agents is not None:
+        extra = Matchup.parse(agents)
+        matchups = (*MATCHUPS, (str(extra), extra))
     game = _game(cards, ruling, witness_out)
     thresholds = {QueryKind.STARS: stars_before, QueryKind.PROFIT: profit_before, QueryKind.DEFEAT: defeat_before,
                   QueryKind.MOVEMENT_WIN: movement_win_before}
     with _spinner("running the catalogue"):
         findings = _guarded(lambda: run_catalogue(game, by_turn, thresholds, opponent, timeout,
-                                                  Caps(plays, buys), games, seed))
+                                                  Caps(plays, buys), games, seed, matchups=matchups))
     answers = [f.answer for f in findings if f.answer is not None]
     rows = [f.to_json() for f in findings]
     if as_json:
         _finish(game, answers, True, witness_out, {"degenerate": rows, "simulation": {
-            "games_per_matchup": games, "matchups": ["random vs random", "greedy vs greedy"], "seed": seed}})
+            "games_per_matchup": games, "matchups": [f"{m.company} vs {m.movement}" for _, m in matchups],
+            "seed": seed}})
         return
-    _render_findings(findings, games)
+    _render_findings(findings, games, [name for name, _ in matchups])
     shown: set[str] = set()
     for answer in answers:
         if answer.assumptions.opponent not in shown:
@@ -301,10 +310,10 @@ def _earliest_cell(answer: Answer) -> str:
     return f"{answer.proved_none_by + 1}-{answer.earliest}"
 
 
-def _render_findings(findings: list[Finding], games: int) -> None:
+def _render_findings(findings: list[Finding], games: int, names: list[str]) -> None:
     table = Table(title=f"degenerate outcomes (solver: best luck; simulation: {games} games per matchup, real luck)")
-    for column in ("query", "flag if before", "possible?", "earliest", "random %", "random min", "greedy %",
-                   "greedy min"):
+    for column in ("query", "flag if before", "possible?", "earliest",
+                   *(f"{name} {measure}" for name in names for measure in ("%", "min"))):
         table.add_column(column, overflow="fold")
     for f in findings:
         answer = f.answer
@@ -314,7 +323,7 @@ def _render_findings(findings: list[Finding], games: int) -> None:
             verdict = "[red]YES[/]" if f.degenerate else answer.status
             earliest = _earliest_cell(answer)
         cells = [f.kind.value, f"turn {f.threshold}", verdict, earliest]
-        for name in ("random", "greedy"):
+        for name in names:
             seen = f.seen.get(name)
             cells += ["-", "-"] if seen is None else [f"{seen.share:.1%}", str(seen.earliest or "-")]
         table.add_row(*cells)

@@ -87,8 +87,9 @@ def observed(stats: SimulationStats, kind: QueryKind, threshold: int) -> Seen:
 
 def run_catalogue(game: Game, by_turn: int, thresholds: Mapping[QueryKind, int], opponent: Opponent,
                   timeout_s: float | None, caps: Caps = DEFAULT_CAPS, games: int = 200, seed: int = 0,
-                  tick: Callable[[str], None] | None = None) -> list[Finding]:
-    """Ask each query before its threshold (and by `by_turn` at most), then simulate for comparison.
+                  tick: Callable[[str], None] | None = None,
+                  matchups: tuple[tuple[str, Matchup], ...] = MATCHUPS) -> list[Finding]:
+    """Ask each query before its threshold (and by `by_turn` at most), then simulate each of `matchups` for comparison.
 
     With `opponent` passive the Movement's questions cannot be asked (its Goals need its moves) and are left out.
     """
@@ -104,7 +105,7 @@ def run_catalogue(game: Game, by_turn: int, thresholds: Mapping[QueryKind, int],
         if tick is not None:
             tick(kind.value)
     if games > 0:
-        for name, matchup in MATCHUPS:
+        for name, matchup in matchups:
             stats = simulate(game, games, seed, matchup)
             for finding in findings:
                 finding.seen[name] = observed(stats, finding.kind, finding.threshold)
