@@ -1,0 +1,189 @@
+"""The Movement's abstraction (solver/abstraction/movement.py) admits every round the engine plays.
+
+Its "impossible by turn k" is only a proof about the game if every concrete round is one of its
+transitions. So every round of simulated games (every agent pairing) and of runs whose Movement
+moves Hypothesis draws is projected onto the abstraction's variables and checked with Z3; the
+abstraction's answers are compared with the exhaustive search on the tiny Movement file, and a
+deliberately wrong abstraction must be caught by the same check.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from doubtspec.agents.base import Matchup
+from doubtspec.agents.simulate import iter_game
+from doubtspec.model.cards import load_cards
+from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
+from doubtspec.model.game import Game
+from doubtspec.model.state import Actor, GameState, OutcomeReason, Phase
+from doubtspec.solver import exhaustive
+from doubtspec.solver.abstraction.movement import MovementModel, RoundCheck
+from doubtspec.solver.abstraction.system import RoundBmc
+from doubtspec.solver.bmc import Caps
+from doubtspec.solver.verdict import Budget, TurnVerdict
+
+DATA = Path(__file__).parent / "data"
+SHIPPED = Game(load_cards())
+TINY = Game(load_cards(DATA / "tiny_movement.toml"))
+AGENTS = ("random", "careful", "greedy")
+CHECKS: dict[int, RoundCheck] = {}
+
+
+def _check(game: Game) -> RoundCheck:
+    """One round checker per card file (building the round's formula takes a moment)."""
+    check = CHECKS.get(id(game))
+    if check is None:
+        check = CHECKS[id(game)] = RoundCheck(MovementModel(game))
+    return check
+
+
+def _is_round_start(state: GameState) -> bool:
+    return state.phase is Phase.MOVEMENT_TURN and not state.pending and state.outcome is None
+
+
+def _won_by_goals(state: GameState) -> bool:
+    return state.outcome is not None and state.outcome.reason is OutcomeReason.GOAL_VICTORY
+
+
+def _round_states(states: Iterator[GameState]) -> tuple[tuple[int, ...] | None, list[GameState]]:
+    """The Goals as dealt, and the states at the start of each Movement turn (and a Goal Victory's end)."""
+    dealt: tuple[int, ...] | None = None
+    starts: list[GameState] = []
+    for state in states:
+        if dealt is None and all(state.goals):
+            dealt = state.goals
+        if _is_round_start(state) and (not starts or starts[-1].round != state.round):
+            starts.append(state)
+        elif _won_by_goals(state):
+            starts.append(state)
+    return dealt, starts
+
+
+def _assert_admitted(game: Game, dealt: tuple[int, ...] | None, starts: list[GameState]) -> int:
+    """Every round from one start to the next is a transition; Set-Up's result is an initial state."""
+    if dealt is None or not starts:
+        return 0
+    check = _check(game)
+    places = dict(enumerate(dealt))
+    values = [check.model.project(s, places) for s in starts]
+    assert check.admits_setup(values[0]), f"Set-Up not admitted: {starts[0].summary()}"
+    for before, after, state in zip(values, values[1:], starts, strict=False):
+        changed = {k: (before[k], after[k]) for k in after if before[k] != after[k]}
+        assert check.admits_round(before, after), f"round {state.round} not admitted: {changed}"
+    return len(values) - 1
+
+
+def _simulated(game: Game, seed: int, matchup: Matchup, rounds: int) -> Iterator[GameState]:
+    for move in iter_game(game, seed, matchup, max_rounds=rounds):
+        yield move.after
+
+
+@pytest.mark.parametrize("company", AGENTS)
+@pytest.mark.parametrize("movement", AGENTS)
+def test_every_round_of_simulated_games_is_admitted(company: str, movement: str) -> None:
+    dealt, starts = _round_states(_simulated(SHIPPED, 11, Matchup(company, movement), 8))
+    assert _assert_admitted(SHIPPED, dealt, starts) >= 1
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), company=st.sampled_from(AGENTS), movement=st.sampled_from(AGENTS),
+       tiny=st.booleans())
+def test_every_round_of_any_simulated_game_is_admitted(seed: int, company: str, movement: str, tiny: bool) -> None:
+    game = TINY if tiny else SHIPPED
+    dealt, starts = _round_states(_simulated(game, seed, Matchup(company, movement), 6))
+    _assert_admitted(game, dealt, starts)
+
+
+def _drawn_run(game: Game, choose: Callable[[Actor, int], int], rounds: int) -> Iterator[GameState]:
+    """A game whose every choice (both sides and chance) is made by `choose` among the legal ones."""
+    state = new_game(game)
+    while (actor := current_actor(state)) is not Actor.TERMINAL and state.round <= rounds:
+        actions = legal_actions(state)
+        if not actions:
+            return
+        state = apply(state, actions[choose(actor, len(actions))])
+        yield state
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), tiny=st.booleans())
+def test_every_round_of_generated_runs_is_admitted(data: st.DataObject, tiny: bool) -> None:
+    """Generated states: Hypothesis draws every choice (shrinking finds the smallest failing run)."""
+    game = TINY if tiny else SHIPPED
+    rng = random.Random(data.draw(st.integers(0, 2**32 - 1), label="seed"))
+
+    def choose(actor: Actor, n: int) -> int:
+        # The Movement's choices are drawn (and shrunk); the rest follow the seed, to keep runs long.
+        if actor is Actor.MOVEMENT:
+            return data.draw(st.integers(0, n - 1))
+        return rng.randrange(n)
+
+    dealt, starts = _round_states(_drawn_run(game, choose, 5))
+    _assert_admitted(game, dealt, starts)
+
+
+def test_a_wrong_abstraction_is_caught() -> None:
+    """The check can fail: an abstraction that forgets the cards' Passive Abilities rejects some round."""
+    model = MovementModel(SHIPPED)
+    wrong = MovementModel(SHIPPED)
+    # No Pacing gains at all: a round whose Pacing pays a Passive is then not a transition.
+    wrong.cards = tuple(type(r)(r.number, r.influence, r.research, r.messaging, r.agitation, r.left, r.right,
+                                (0, 0, 0, 0)) for r in model.cards)
+    check = RoundCheck(wrong)
+    rejected = 0
+    for seed in range(6):
+        dealt, starts = _round_states(_simulated(SHIPPED, seed, Matchup("greedy", "greedy"), 12))
+        assert dealt is not None
+        values = [model.project(s, dict(enumerate(dealt))) for s in starts]
+        rejected += sum(not check.admits_round(a, b) for a, b in zip(values, values[1:], strict=False))
+    assert rejected > 0
+
+
+# --- answers, against the exhaustive search on the tiny Movement file -------------------------------
+
+TINY_MODEL = MovementModel(TINY)
+
+
+def _abstract_earliest(bmc: RoundBmc, bound: int) -> int | None:
+    for k in range(bound + 1):
+        verdict = bmc.check(k, Budget.of(60))
+        assert verdict is not TurnVerdict.UNKNOWN
+        if verdict is TurnVerdict.POSSIBLE:
+            return k
+    return None
+
+
+def test_tiny_answers_flip_between_turns_one_and_two() -> None:
+    """G1 at turn 1; G7 and Goal Victory impossible at turn 1 and possible at turn 2 (as the exhaustive search says)."""
+    assert _abstract_earliest(RoundBmc(TINY_MODEL.goal_system(1)), 2) == 1
+    assert _abstract_earliest(RoundBmc(TINY_MODEL.goal_system(7)), 2) == 2
+    assert _abstract_earliest(RoundBmc(TINY_MODEL.win_system()), 2) == 2
+
+
+def test_tiny_agreement_with_the_exhaustive_search_at_turn_one() -> None:
+    caps = Caps(plays=1, buys=1)
+    for goal in (1, 7):
+        found = exhaustive.search_state(TINY, lambda s, g=goal: g in s.achieved, 1, caps, passive=False,
+                                        distinct_goals=(goal,))
+        assert found.complete
+        assert _abstract_earliest(RoundBmc(TINY_MODEL.goal_system(goal)), 1) == found.found
+
+
+@pytest.mark.slow
+def test_tiny_agreement_with_the_exhaustive_search_at_turn_two() -> None:
+    caps = Caps(plays=1, buys=1)
+    for goal in (1, 7):
+        found = exhaustive.search_state(TINY, lambda s, g=goal: g in s.achieved, 2, caps, passive=False,
+                                        distinct_goals=(goal,))
+        assert found.complete
+        assert _abstract_earliest(RoundBmc(TINY_MODEL.goal_system(goal)), 2) == found.found
+    victory = exhaustive.search(TINY, exhaustive.outcome_is(OutcomeReason.GOAL_VICTORY), 2, caps, passive=False)
+    assert victory.complete
+    assert _abstract_earliest(RoundBmc(TINY_MODEL.win_system()), 2) == victory.found
