@@ -9,6 +9,7 @@ deliberately wrong abstraction must be caught by the same check.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,7 +26,8 @@ from doubtspec.model.game import Game
 from doubtspec.model.state import Actor, GameState, OutcomeReason, Phase
 from doubtspec.solver import exhaustive
 from doubtspec.solver.abstraction.movement import MovementModel, RoundCheck
-from doubtspec.solver.abstraction.system import RoundBmc
+from doubtspec.solver.abstraction.movement_pacing import first_pacing_round
+from doubtspec.solver.abstraction.movement_prover import MovementAbstraction
 from doubtspec.solver.bmc import Caps
 from doubtspec.solver.verdict import Budget, TurnVerdict
 
@@ -40,7 +42,8 @@ def _check(game: Game) -> RoundCheck:
     """One round checker per card file (building the round's formula takes a moment)."""
     check = CHECKS.get(id(game))
     if check is None:
-        check = CHECKS[id(game)] = RoundCheck(MovementModel(game))
+        # The model with its proved Pacing lemma: the engine's rounds check the lemma too.
+        check = CHECKS[id(game)] = RoundCheck(MovementModel(game, first_pacing_round(game).first_round))
     return check
 
 
@@ -59,9 +62,7 @@ def _round_states(states: Iterator[GameState]) -> tuple[tuple[int, ...] | None, 
     for state in states:
         if dealt is None and all(state.goals):
             dealt = state.goals
-        if _is_round_start(state) and (not starts or starts[-1].round != state.round):
-            starts.append(state)
-        elif _won_by_goals(state):
+        if (_is_round_start(state) and (not starts or starts[-1].round != state.round)) or _won_by_goals(state):
             starts.append(state)
     return dealt, starts
 
@@ -76,7 +77,7 @@ def _assert_admitted(game: Game, dealt: tuple[int, ...] | None, starts: list[Gam
     assert check.admits_setup(values[0]), f"Set-Up not admitted: {starts[0].summary()}"
     for before, after, state in zip(values, values[1:], starts, strict=False):
         changed = {k: (before[k], after[k]) for k in after if before[k] != after[k]}
-        assert check.admits_round(before, after), f"round {state.round} not admitted: {changed}"
+        assert check.admits_round(before, after, state.round), f"round {state.round} not admitted: {changed}"
     return len(values) - 1
 
 
@@ -138,42 +139,39 @@ def test_a_wrong_abstraction_is_caught() -> None:
                                 (0, 0, 0, 0)) for r in model.cards)
     check = RoundCheck(wrong)
     rejected = 0
-    for seed in range(6):
-        dealt, starts = _round_states(_simulated(SHIPPED, seed, Matchup("greedy", "greedy"), 12))
+    for seed in range(2):
+        dealt, starts = _round_states(_simulated(SHIPPED, seed, Matchup("greedy", "greedy"), 10))
         assert dealt is not None
         values = [model.project(s, dict(enumerate(dealt))) for s in starts]
-        rejected += sum(not check.admits_round(a, b) for a, b in zip(values, values[1:], strict=False))
+        rejected += sum(not check.admits_round(a, b, s.round)
+                        for a, b, s in zip(values, values[1:], starts, strict=False))
     assert rejected > 0
 
 
 # --- answers, against the exhaustive search on the tiny Movement file -------------------------------
 
-TINY_MODEL = MovementModel(TINY)
-
-
-def _abstract_earliest(bmc: RoundBmc, bound: int) -> int | None:
-    for k in range(bound + 1):
-        verdict = bmc.check(k, Budget.of(60))
-        assert verdict is not TurnVerdict.UNKNOWN
-        if verdict is TurnVerdict.POSSIBLE:
-            return k
-    return None
+def _abstract_earliest(game: Game, goal: int | None, bound: int) -> int | None:
+    """The first turn the abstraction cannot rule out (None: every turn up to `bound` proved impossible)."""
+    proofs = MovementAbstraction(game, goal).decide(bound, Budget.of(60))
+    assert all(p.verdict is not TurnVerdict.UNKNOWN for p in proofs)
+    possible = [p.turn for p in proofs if p.verdict is TurnVerdict.POSSIBLE]
+    return possible[0] if possible else None
 
 
 def test_tiny_answers_flip_between_turns_one_and_two() -> None:
     """G1 at turn 1; G7 and Goal Victory impossible at turn 1 and possible at turn 2 (as the exhaustive search says)."""
-    assert _abstract_earliest(RoundBmc(TINY_MODEL.goal_system(1)), 2) == 1
-    assert _abstract_earliest(RoundBmc(TINY_MODEL.goal_system(7)), 2) == 2
-    assert _abstract_earliest(RoundBmc(TINY_MODEL.win_system()), 2) == 2
+    assert _abstract_earliest(TINY, 1, 2) == 1
+    assert _abstract_earliest(TINY, 7, 2) == 2
+    assert _abstract_earliest(TINY, None, 2) == 2
 
 
 def test_tiny_agreement_with_the_exhaustive_search_at_turn_one() -> None:
     caps = Caps(plays=1, buys=1)
-    for goal in (1, 7):
+    for goal in (7,):
         found = exhaustive.search_state(TINY, lambda s, g=goal: g in s.achieved, 1, caps, passive=False,
                                         distinct_goals=(goal,))
         assert found.complete
-        assert _abstract_earliest(RoundBmc(TINY_MODEL.goal_system(goal)), 1) == found.found
+        assert _abstract_earliest(TINY, goal, 1) == found.found
 
 
 @pytest.mark.slow
@@ -183,7 +181,31 @@ def test_tiny_agreement_with_the_exhaustive_search_at_turn_two() -> None:
         found = exhaustive.search_state(TINY, lambda s, g=goal: g in s.achieved, 2, caps, passive=False,
                                         distinct_goals=(goal,))
         assert found.complete
-        assert _abstract_earliest(RoundBmc(TINY_MODEL.goal_system(goal)), 2) == found.found
+        assert _abstract_earliest(TINY, goal, 2) == found.found
     victory = exhaustive.search(TINY, exhaustive.outcome_is(OutcomeReason.GOAL_VICTORY), 2, caps, passive=False)
     assert victory.complete
-    assert _abstract_earliest(RoundBmc(TINY_MODEL.win_system()), 2) == victory.found
+    assert _abstract_earliest(TINY, None, 2) == victory.found
+
+
+# --- the Pacing lemma ------------------------------------------------------------------------------
+
+
+def test_the_pacing_lemma_is_claimed_for_the_shipped_and_tiny_files() -> None:
+    for game in (SHIPPED, TINY):
+        lemma = first_pacing_round(game)
+        assert lemma.claimed and lemma.first_round == 2, lemma.why
+
+
+def test_the_pacing_lemma_is_refused_when_the_starting_cards_draw_enough() -> None:
+    """Four cards left in a five-card-hand Company's deck after Set-Up: round 1 may end with Pacing."""
+    cards = SHIPPED.cards
+    short = dataclasses.replace(cards, starting_deck=cards.starting_deck[:9])
+    lemma = first_pacing_round(Game(short))
+    assert not lemma.claimed and lemma.names == ()
+
+
+@pytest.mark.parametrize("company", AGENTS)
+def test_no_simulated_game_paces_in_round_one(company: str) -> None:
+    for seed in range(3):
+        for move in iter_game(SHIPPED, seed, Matchup(company, "random"), max_rounds=2):
+            assert not (move.after.phase is Phase.PACING and move.after.round == 1)

@@ -31,7 +31,16 @@ from dataclasses import dataclass
 
 import z3
 
-from doubtspec.model.cards import AddRestriction, Ban, BonusKind, GainFlight, GainInfluence, HandSize, MarketAction
+from doubtspec.model.cards import (
+    AddRestriction,
+    Ban,
+    BonusKind,
+    GainFlight,
+    GainInfluence,
+    HandSize,
+    MarketAction,
+    TokenKind,
+)
 from doubtspec.model.game import Game
 from doubtspec.model.legal import LOWER_GOALS
 from doubtspec.model.movement import COVERED_BY, UPPER_STACK_PLACES
@@ -125,8 +134,10 @@ def _flag(term: z3.ArithRef) -> z3.BoolRef:
 class MovementModel:
     """The abstraction's tables for one card file and rulings, and its formulas."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, first_pacing_round: int = 1) -> None:
+        """`first_pacing_round` > 1 only from a proved lemma (`movement_pacing.first_pacing_round`)."""
         self.game = game
+        self.first_pacing_round = first_pacing_round
         self.cards = card_rows(game)
         self.goals = goal_rows(game)
         self.spaces = game.cards.market
@@ -165,11 +176,18 @@ class MovementModel:
     def movement_win(self, s: State) -> z3.BoolRef:
         return self.points(s) >= self.rules.goal_points_to_win
 
+    def _limit(self, token: str) -> int:
+        kind = TokenKind.FLIGHT if token.startswith("flight") else TokenKind(token)
+        return self.game.cards.supply[kind]
+
     # --- Set-Up ----------------------------------------------------------------------------------
 
     def domain(self, s: State) -> z3.BoolRef:
-        """Every variable's range: flags 0/1, counts non-negative, an up card is in the Tableau."""
-        parts = [s[t] >= 0 for t in TOKENS]
+        """Every variable's range: flags 0/1, tokens within their piece limits, an up card is in the Tableau.
+
+        (Supply: every token of a kind is in the supply or with its owner, so none holds more than the limit.)
+        """
+        parts = [z3.And(s[t] >= 0, s[t] <= self._limit(t)) for t in TOKENS]
         for row in self.cards:
             n = row.number
             parts += [z3.Or(s[f"hand_{n}"] == 0, s[f"hand_{n}"] == 1), z3.Or(s[f"tab_{n}"] == 0, s[f"tab_{n}"] == 1),
@@ -177,7 +195,8 @@ class MovementModel:
                       s[f"hand_{n}"] + s[f"tab_{n}"] <= 1]
         parts += [z3.Or(s[f"full_{i}"] == 0, s[f"full_{i}"] == 1) for i in range(len(self.spaces))]
         for p in PLACES:
-            parts += [z3.Or(s[f"done_{p}"] == 0, s[f"done_{p}"] == 1), s[f"agon_{p}"] >= 0]
+            parts += [z3.Or(s[f"done_{p}"] == 0, s[f"done_{p}"] == 1), s[f"agon_{p}"] >= 0,
+                      s[f"agon_{p}"] <= self._limit("agitation")]
         return z3.And(parts)
 
     def deal(self, s: State) -> z3.BoolRef:
@@ -206,7 +225,7 @@ class MovementModel:
 
     # --- one round -------------------------------------------------------------------------------
 
-    def step(self, s: State, t: State, fresh: Fresh, _round: z3.ArithRef) -> z3.BoolRef:
+    def step(self, s: State, t: State, fresh: Fresh, round_: z3.ArithRef) -> z3.BoolRef:
         """One round: the Movement's action, then the Company's turn (its removals, maybe Pacing)."""
         cards, spaces = self.cards, range(len(self.spaces))
         parts: list[z3.BoolRef] = [self.domain(t)]
@@ -351,6 +370,8 @@ class MovementModel:
 
         # The Company's turn: it may remove Market cards; a Reshuffle in its Draw Phase starts Pacing.
         pacing = fresh.bool("pacing")
+        if self.first_pacing_round > 1:
+            parts.append(z3.Implies(round_ < self.first_pacing_round, z3.Not(pacing)))
         full_mid = {i: z3.If(z3.And(space[i] == 1, taken), 0, z3.If(organize, 1, s[f"full_{i}"])) for i in spaces}
         # (Organize refills every empty space before its own card is taken.)
         for i in spaces:
@@ -359,8 +380,10 @@ class MovementModel:
         done_mid = {p: t[f"done_{p}"] for p in PLACES}
 
         def passive(k: int) -> z3.ArithRef:
+            def of_goal(g: GoalRow) -> int:
+                return g.passive[k]
             from_cards = _sum([up_mid[r.number] * r.passive[k] for r in cards if r.passive[k]])
-            from_goals = _sum([done_mid[p] * self._goal_table(s[f"goal_at_{p}"], lambda g, k=k: g.passive[k])
+            from_goals = _sum([done_mid[p] * self._goal_table(s[f"goal_at_{p}"], of_goal)
                                for p in PLACES]) if any(g.passive[k] for g in self.goals) else z3.IntVal(0)
             return from_cards + from_goals
 
@@ -423,17 +446,18 @@ class MovementModel:
 class RoundCheck:
     """Whether concrete rounds are transitions of the abstraction: the oracle of its tests.
 
-    One solver holds the round's formula over named before/after variables; each check fixes both
-    states to a game's projected values and asks Z3 for the round's unknowns.
+    One solver holds the round's formula over named before/after variables and the round number;
+    each check fixes them to a game's projected values and asks Z3 for the round's unknowns.
     """
 
     def __init__(self, model: MovementModel) -> None:
         self.model = model
         self.before = {name: z3.Int(f"{name}@before") for name in model.variables}
         self.after = {name: z3.Int(f"{name}@after") for name in model.variables}
+        self.round = z3.Int("round@check")
         self.round_solver = z3.Solver()
-        self.round_solver.add(model.domain(self.before), model.step(self.before, self.after, Fresh("@round"),
-                                                                     z3.IntVal(1)))
+        self.round_solver.add(model.domain(self.before),
+                              model.step(self.before, self.after, Fresh("@round"), self.round))
         self.setup_solver = z3.Solver()
         self.setup_solver.add(model.init(self.before))
 
@@ -447,6 +471,7 @@ class RoundCheck:
     def admits_setup(self, values: Mapping[str, int]) -> bool:
         return self._holds(self.setup_solver, [self.before[k] == v for k, v in values.items()])
 
-    def admits_round(self, before: Mapping[str, int], after: Mapping[str, int]) -> bool:
+    def admits_round(self, before: Mapping[str, int], after: Mapping[str, int], round_number: int) -> bool:
+        """Round `round_number` (1, 2, ...) from `before` to `after`."""
         return self._holds(self.round_solver, [self.before[k] == v for k, v in before.items()]
-                           + [self.after[k] == v for k, v in after.items()])
+                           + [self.after[k] == v for k, v in after.items()] + [self.round == round_number])
