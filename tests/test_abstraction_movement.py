@@ -24,12 +24,15 @@ from doubtspec.model.cards import load_cards
 from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
 from doubtspec.model.game import Game
 from doubtspec.model.state import Actor, GameState, OutcomeReason, Phase
+from doubtspec.reports.trace import check_cards, load_trace
 from doubtspec.solver import exhaustive
 from doubtspec.solver.abstraction.movement import MovementModel, RoundCheck
 from doubtspec.solver.abstraction.movement_pacing import first_pacing_round
 from doubtspec.solver.abstraction.movement_prover import MovementAbstraction
 from doubtspec.solver.bmc import Caps
+from doubtspec.solver.hunt import turn_reached
 from doubtspec.solver.verdict import Budget, TurnVerdict
+from doubtspec.solver.witness import replay_actions
 
 DATA = Path(__file__).parent / "data"
 SHIPPED = Game(load_cards())
@@ -209,3 +212,18 @@ def test_no_simulated_game_paces_in_round_one(company: str) -> None:
     for seed in range(3):
         for move in iter_game(SHIPPED, seed, Matchup(company, "random"), max_rounds=2):
             assert not (move.after.phase is Phase.PACING and move.after.round == 1)
+
+
+# --- an earliest turn proved: the abstraction's bound met by a recorded game -----------------------
+
+
+@pytest.mark.parametrize("goal", [6, 7])
+def test_goals_six_and_seven_earliest_at_turn_four_on_the_shipped_set(goal: int) -> None:
+    """The abstraction rules out G6 and G7 by turn 3; recorded games that follow its turn-4 runs (two Pacings
+    in a row: the Company draws through its deck with Sales Conference, Sales Representative and Distribution
+    Network in round 3) achieve them at turn 4, one turn before the hunt's witnesses."""
+    trace = load_trace(DATA / f"witness_g{goal}_turn4.trace")
+    assert check_cards(trace, SHIPPED) is None
+    final = replay_actions(SHIPPED, trace.parsed())
+    assert goal in final.achieved and turn_reached(final) == 4
+    assert _abstract_earliest(SHIPPED, goal, 3) is None

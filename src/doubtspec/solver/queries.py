@@ -28,6 +28,7 @@ from doubtspec.errors import OptionError
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, OutcomeReason
 from doubtspec.solver import bmc, progress
+from doubtspec.solver.abstraction.movement_prover import prove_movement_question
 from doubtspec.solver.bmc import BoundResult, Caps
 from doubtspec.solver.encoding import Out, Tables
 from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, hunt, turn_reached
@@ -304,7 +305,16 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
             answer.earliest = turn_reached(final)
             answer.status = "yes"
             upto = answer.earliest - 1 if earliest else 0
-    proof = _prove(game, query, opponent, upto, caps, deadline, check_caps and answer.status != "yes")
+    abstract_proved = 0
+    if not query.side_is_company:
+        abstract_proved, note = prove_movement_question(game, query.goal, upto, deadline)
+        if note is not None:
+            answer.notes.append(note)
+    if abstract_proved < upto:
+        proof = _prove(game, query, opponent, upto, caps, deadline, check_caps and answer.status != "yes")
+    else:
+        proof = _Proof(bmc.Run(exact=True))  # the abstraction has no caps
+    proof.proved = max(proof.proved, abstract_proved)
     run = proof.run
     answer.checks = run.checks
     answer.proved_none_by = proof.proved
@@ -332,7 +342,7 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
                                 "the 'no' holds for runs within the caps; raise --plays/--buys for a proof")
         elif run.exact is None and check_caps:
             answer.notes.append("the caps check did not finish: the 'no' holds for runs within the caps")
-    elif proof.unsupported is None:
+    elif answer.status != "yes" and proof.unsupported is None:
         last = run.checks[-1].bound if run.checks else 1
         answer.notes.append(f"unknown within {budget:g} s: no witness found, and turn {last} was not decided")
     answer.seconds = time.perf_counter() - started

@@ -75,3 +75,26 @@ class MovementAbstraction:
                 break
         return proofs
 
+
+
+def prove_movement_question(game: Game, goal: int | None, upto: int, deadline: float) -> tuple[int, str | None]:
+    """For the query layer: the last turn (up to `upto`) proved impossible by the abstraction, and a note.
+
+    `goal` None asks about Goal Victory. The note names the method, its lemmas and where it stopped.
+    """
+    if upto < 1:
+        return 0, None
+    method = MovementAbstraction(game, goal)
+    proofs = method.decide(upto, Budget(deadline))
+    proved = max((p.turn for p in proofs if p.verdict is TurnVerdict.IMPOSSIBLE), default=0)
+    lemmas = ", ".join(method.lemma.names) or "none"
+    stop = proofs[-1] if proofs else None
+    if stop is None or stop.verdict is TurnVerdict.IMPOSSIBLE:
+        why = "" if proved == upto else f"; turn {proved + 1} not reached in time"
+    elif stop.verdict is TurnVerdict.POSSIBLE:
+        why = f"; it cannot rule out turn {stop.turn}"
+    else:
+        why = f"; turn {stop.turn} undecided in time"
+    note = (f"turns 1-{proved} proved impossible by the Movement's abstraction (no caps; lemmas: {lemmas}){why}"
+            if proved else f"the Movement's abstraction proved no turn impossible{why}")
+    return proved, note
