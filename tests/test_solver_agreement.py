@@ -19,11 +19,12 @@ from doubtspec.model.cards import load_cards
 from doubtspec.model.engine import apply, new_game, play
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, OutcomeReason
-from doubtspec.solver import bmc, exhaustive
-from doubtspec.solver.bmc import Caps
-from doubtspec.solver.encoding import Out, SymState, Tables
+from doubtspec.solver import exhaustive
 from doubtspec.solver.queries import TARGETS, Opponent, QueryKind, solve
-from doubtspec.solver.witness import replay
+from doubtspec.solver.unrolling import bmc
+from doubtspec.solver.unrolling.bmc import Caps
+from doubtspec.solver.unrolling.encoding import Out, SymState, Tables
+from doubtspec.solver.unrolling.witness import replay
 
 DATA = Path(__file__).parent / "data"
 TINY = Game(load_cards(DATA / "tiny3.toml"))
