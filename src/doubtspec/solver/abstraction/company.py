@@ -417,6 +417,12 @@ class CompanyAbstraction:
                      == standard[k.index] + reserve_plays[k.index] + spent[k.index] + spent_buy[k.index]
                      + trashed[k.index] + left_in_hand[k.index])
         c.append(_sum(standard[k.index] + reserve_plays[k.index] for k in classes) >= 1)  # a play each turn
+        if any_draw and not any(k.reserve_totals.draw for k in classes):
+            # The first mid-play reshuffle needs the deck drawn out first, and before it no card has come
+            # back: the draws then are at most those of the draw cards in the hand and the deck, once each.
+            first_draws = _sum(k.standard_totals.draw * (pre[f"hand_{k.name}"] + pre[f"deck_{k.name}"])
+                               for k in classes if k.standard_totals.draw)
+            c.append(z3.Implies(mid_reshuffle, first_draws >= _sum(pre[f"deck_{k.name}"] for k in classes) + 1))
         # Spending Budget: the plays' costs from the spent cards' Budget (pooled: an over-approximation).
         play_cost = _sum([standard[k.index] * k.standard.cost for k in classes if k.standard is not None]
                          + [reserve_plays[k.index] * k.reserve.cost for k in classes if k.reserve is not None])
