@@ -28,11 +28,11 @@ from doubtspec.reports.trace import check_cards, load_trace
 from doubtspec.solver import exhaustive
 from doubtspec.solver.abstraction.movement import MovementModel, RoundCheck
 from doubtspec.solver.abstraction.movement_pacing import first_pacing_round
-from doubtspec.solver.abstraction.movement_prover import MovementAbstraction
-from doubtspec.solver.bmc import Caps
+from doubtspec.solver.abstraction.movement_prover import movement_abstraction
 from doubtspec.solver.hunt import turn_reached
+from doubtspec.solver.unrolling.bmc import Caps
+from doubtspec.solver.unrolling.witness import replay_actions
 from doubtspec.solver.verdict import Budget, TurnVerdict
-from doubtspec.solver.witness import replay_actions
 
 DATA = Path(__file__).parent / "data"
 SHIPPED = Game(load_cards())
@@ -155,7 +155,7 @@ def test_a_wrong_abstraction_is_caught() -> None:
 
 def _abstract_earliest(game: Game, goal: int | None, bound: int) -> int | None:
     """The first turn the abstraction cannot rule out (None: every turn up to `bound` proved impossible)."""
-    proofs = MovementAbstraction(game, goal).decide(bound, Budget.of(60))
+    proofs = movement_abstraction(game, goal).decide(bound, Budget.of(60))
     assert all(p.verdict is not TurnVerdict.UNKNOWN for p in proofs)
     possible = [p.turn for p in proofs if p.verdict is TurnVerdict.POSSIBLE]
     return possible[0] if possible else None

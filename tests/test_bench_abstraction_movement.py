@@ -16,7 +16,7 @@ import pytest
 
 from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
-from doubtspec.solver.abstraction.movement_prover import MovementAbstraction
+from doubtspec.solver.abstraction.movement_prover import movement_abstraction
 from doubtspec.solver.verdict import Budget, TurnVerdict
 
 DATA = Path(__file__).parent / "data"
@@ -26,7 +26,7 @@ SHIPPED = Game(load_cards())
 
 def _per_turn(game: Game, goal: int | None, by_turn: int) -> list[tuple[int, str, float, float]]:
     """Decide turns 1.. until the first one the abstraction cannot rule out: (turn, verdict, wall, CPU)."""
-    method = MovementAbstraction(game, goal)
+    method = movement_abstraction(game, goal)
     budget = Budget.of(600)
     rows = []
     for turn in range(1, by_turn + 1):

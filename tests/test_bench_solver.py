@@ -19,8 +19,8 @@ from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
 from doubtspec.model.state import OutcomeReason
 from doubtspec.solver import exhaustive
-from doubtspec.solver.bmc import Caps
 from doubtspec.solver.queries import Answer, Opponent, QueryKind, solve, solve_goals
+from doubtspec.solver.unrolling.bmc import Caps
 
 DATA = Path(__file__).parent / "data"
 TINY = Game(load_cards(DATA / "tiny3.toml"))

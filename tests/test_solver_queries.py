@@ -19,9 +19,9 @@ from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
 from doubtspec.model.state import OutcomeReason
 from doubtspec.reports.trace import TRACE_FORMAT, load_trace
-from doubtspec.solver.bmc import Caps
 from doubtspec.solver.queries import Answer, Opponent, QueryKind, solve, solve_goals
-from doubtspec.solver.witness import replay_actions
+from doubtspec.solver.unrolling.bmc import Caps
+from doubtspec.solver.unrolling.witness import replay_actions
 
 DATA = Path(__file__).parent / "data"
 TINY = Game(load_cards(DATA / "tiny3.toml"))

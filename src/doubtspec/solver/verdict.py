@@ -92,10 +92,15 @@ class TurnProofs:
     def add(self, proof: TurnProof) -> None:
         self.proofs.append(proof)
 
-    def proved_none_by(self) -> int:
-        """The last turn k such that turns 1..k are all IMPOSSIBLE (0: none)."""
-        impossible = {p.turn for p in self.proofs if p.verdict is TurnVerdict.IMPOSSIBLE}
-        # "not by turn k" implies "not by any earlier turn": the largest proved k covers all before it.
+    def proved_none_by(self, with_assumptions: bool = False) -> int:
+        """The last turn k such that the target is proved unreachable by turn k (0: none).
+
+        "Not by turn k" implies "not by any earlier turn", so the largest proved k covers all
+        before it. `with_assumptions` False counts only verdicts that rest on nothing beyond the
+        card file and rulings.
+        """
+        impossible = {p.turn for p in self.proofs if p.verdict is TurnVerdict.IMPOSSIBLE
+                      and (with_assumptions or p.assumption is None)}
         return max(impossible, default=0)
 
     def first_possible(self) -> int | None:

@@ -1,30 +1,29 @@
-"""The Movement's questions (a Goal, Goal Victory) decided turn by turn on the Movement's abstraction.
+"""The Movement's questions (a Goal, Goal Victory) as an `AbstractionProver` over the Movement's abstraction.
 
-`MovementAbstraction` is a `ProofMethod`: for k = 1, 2, ... it asks whether the abstraction can
-reach the target by the end of round k. IMPOSSIBLE is a proof for the game (the abstraction admits
-every round the engine can play; the lemmas it used are named in each proof); POSSIBLE is only a
-possibility of the abstraction (`concrete=False`): the witness must come from the hunt or the
-exact unrolling, and until one comes at that turn the earliest turn is a range.
+The prover checks turn 1, 2, ... with the incremental BMC; "impossible" is a proof for the game, the
+first "possible" is only the abstraction's (the query layer then needs the hunt's or the
+unrolling's witness at that turn). Its BMC runs on a solver that first turns the 0/1 flags into
+cardinality constraints (Z3's `lia2card`): on the shipped set that settles G8 by turn 4 in about 7
+CPU-seconds where the plain QF_LIA solver took 44. Spacer is not asked: on this system it did not
+settle even G3 by turn 2 in 300 s (64 CPU-seconds), which the BMC does in 0.3.
 
-The incremental loop is `RoundBmc`'s, on a solver that first turns the 0/1 flags into cardinality
-constraints (Z3's `lia2card`): on the shipped set that settles G8 by turn 4 in about 7 CPU-seconds
-where the plain QF_LIA solver takes 44.
+The Pacing lemma (`movement_pacing`) restricts the round's formula itself; it is listed among the
+prover's lemmas so that every answer names it (its state formula is trivially true).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import z3
 
 from doubtspec.model.game import Game
 from doubtspec.solver.abstraction.movement import MovementModel
-from doubtspec.solver.abstraction.movement_pacing import PacingLemma, first_pacing_round
-from doubtspec.solver.abstraction.system import RoundBmc, RoundSystem, State
-from doubtspec.solver.verdict import Budget, TurnProof, TurnVerdict
+from doubtspec.solver.abstraction.movement_pacing import first_pacing_round
+from doubtspec.solver.abstraction.prover import AbstractionProver
+from doubtspec.solver.abstraction.system import Lemma, RoundBmc, RoundSystem, State
 
-METHOD = "abstraction-bmc"
+NAME = "movement-abstraction"
 
 
 def flag_solver() -> z3.Solver:
@@ -33,7 +32,7 @@ def flag_solver() -> z3.Solver:
 
 
 def movement_bmc(system: RoundSystem) -> RoundBmc:
-    """`RoundBmc` over `flag_solver` (the generic loop keeps its states; only the solver differs)."""
+    """`RoundBmc` over `flag_solver` (the generic loop keeps its states and rounds; only the solver differs)."""
     bmc = RoundBmc(system)
     solver = flag_solver()
     first = bmc.states[0]
@@ -42,59 +41,24 @@ def movement_bmc(system: RoundSystem) -> RoundBmc:
     return bmc
 
 
-class MovementAbstraction:
-    """The abstraction as one room of the solver, for one target: a Goal (`goal`) or Goal Victory (None)."""
-
-    name = METHOD
-
-    def __init__(self, game: Game, goal: int | None) -> None:
-        self.lemma: PacingLemma = first_pacing_round(game)
-        self.model = MovementModel(game, self.lemma.first_round)
-        self.goal = goal
-        target: Callable[[State], z3.BoolRef]
-        if goal is None:
-            target = self.model.movement_win
-        else:
-            number = goal
-            target = lambda s: self.model.goal_achieved(s, number)  # noqa: E731
-        name = "movement_win" if goal is None else f"movement_goal_{goal}"
-        self.system = self.model.system(name, target)
-        self.bmc = movement_bmc(self.system)
-
-    def decide(self, by_turn: int, budget: Budget, first_turn: int = 1) -> list[TurnProof]:
-        """Turn by turn from `first_turn`: proofs up to the first POSSIBLE, `by_turn`, or the budget's end."""
-        proofs: list[TurnProof] = []
-        for turn in range(first_turn, by_turn + 1):
-            if budget.expired():
-                break
-            started = time.perf_counter()
-            verdict = self.bmc.check(turn, budget)
-            proofs.append(TurnProof(turn, verdict, METHOD, time.perf_counter() - started, self.lemma.names,
-                                    concrete=False))
-            if verdict is not TurnVerdict.IMPOSSIBLE:
-                break
-        return proofs
-
-
-
-def prove_movement_question(game: Game, goal: int | None, upto: int, deadline: float) -> tuple[int, str | None]:
-    """For the query layer: the last turn (up to `upto`) proved impossible by the abstraction, and a note.
-
-    `goal` None asks about Goal Victory. The note names the method, its lemmas and where it stopped.
-    """
-    if upto < 1:
-        return 0, None
-    method = MovementAbstraction(game, goal)
-    proofs = method.decide(upto, Budget(deadline))
-    proved = max((p.turn for p in proofs if p.verdict is TurnVerdict.IMPOSSIBLE), default=0)
-    lemmas = ", ".join(method.lemma.names) or "none"
-    stop = proofs[-1] if proofs else None
-    if stop is None or stop.verdict is TurnVerdict.IMPOSSIBLE:
-        why = "" if proved == upto else f"; turn {proved + 1} not reached in time"
-    elif stop.verdict is TurnVerdict.POSSIBLE:
-        why = f"; it cannot rule out turn {stop.turn}"
+def movement_system(game: Game, goal: int | None) -> tuple[RoundSystem, list[Lemma]]:
+    """The abstraction for Goal `goal` (None: Goal Victory), with the proved Pacing lemma built in."""
+    lemma = first_pacing_round(game)
+    model = MovementModel(game, lemma.first_round)
+    target: Callable[[State], z3.BoolRef]
+    if goal is None:
+        target = model.movement_win
     else:
-        why = f"; turn {stop.turn} undecided in time"
-    note = (f"turns 1-{proved} proved impossible by the Movement's abstraction (no caps; lemmas: {lemmas}){why}"
-            if proved else f"the Movement's abstraction proved no turn impossible{why}")
-    return proved, note
+        number = goal
+
+        def target(s: State) -> z3.BoolRef:
+            return model.goal_achieved(s, number)
+    system = model.system("movement_win" if goal is None else f"movement_goal_{goal}", target)
+    used = [Lemma(name, lambda _s: z3.BoolVal(True), lemma.why) for name in lemma.names]
+    return system, used
+
+
+def movement_abstraction(game: Game, goal: int | None) -> AbstractionProver:
+    """The proof method for the Movement's questions."""
+    system, lemmas = movement_system(game, goal)
+    return AbstractionProver(NAME, system, lemmas=lemmas, use_spacer=False, _bmc=movement_bmc(system))

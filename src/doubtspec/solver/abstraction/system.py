@@ -108,30 +108,58 @@ def _verdict(result: z3.CheckSatResult) -> TurnVerdict:
 
 @dataclass(slots=True)
 class RoundBmc:
-    """Incremental bounded model checking of a `RoundSystem`: one solver, one more round per bound."""
+    """Incremental bounded model checking of a `RoundSystem`: one solver, one more round per bound.
+
+    The round's formula is built once through z3py and then copied per round by substitution (in
+    Z3's C code), so adding a round costs milliseconds and the budget is checked between rounds.
+    """
 
     system: RoundSystem
     solver: z3.Solver = field(init=False)
     states: list[dict[str, z3.ArithRef]] = field(init=False)
     model: z3.ModelRef | None = field(init=False, default=None)
+    _template: z3.BoolRef = field(init=False)
+    _template_pre: dict[str, z3.ArithRef] = field(init=False)
+    _template_post: dict[str, z3.ArithRef] = field(init=False)
+    _template_fresh: list[z3.ExprRef] = field(init=False)
+    _template_round: z3.ArithRef = field(init=False)
 
     def __post_init__(self) -> None:
-        self.solver = z3.SolverFor("QF_LIA")
+        self.solver = z3.Solver()
         first = self.system.state("@0")
         self.states = [first]
         self.solver.add(self.system.init(first), self.system.invariant(first))
+        self._template_pre = self.system.state("@pre")
+        self._template_post = self.system.state("@post")
+        fresh = Fresh("@step")
+        self._template_round = z3.Int("__round@step")
+        self._template = z3.And(self.system.step(self._template_pre, self._template_post, fresh,
+                                                 self._template_round),
+                                self.system.invariant(self._template_post))
+        self._template_fresh = fresh.made
 
-    def _extend(self, rounds: int) -> None:
+    def _extend(self, rounds: int, budget: Budget | None = None) -> bool:
+        """Unroll up to `rounds`; False if the budget ran out first."""
         while len(self.states) <= rounds:
+            if budget is not None and budget.expired():
+                return False
             k = len(self.states)
             post = self.system.state(f"@{k}")
-            self.solver.add(self.system.step(self.states[-1], post, Fresh(f"@{k}"), z3.IntVal(k)),
-                            self.system.invariant(post))
+            pairs: list[tuple[z3.ExprRef, z3.ExprRef]] = [(self._template_round, z3.IntVal(k))]
+            pairs += [(self._template_pre[name], self.states[-1][name]) for name in self.system.variables]
+            pairs += [(self._template_post[name], post[name]) for name in self.system.variables]
+            for term in self._template_fresh:
+                name = term.decl().name().removesuffix("@step") + f"@{k}"
+                pairs.append((term, z3.Const(name, term.sort())))
+            self.solver.add(z3.substitute(self._template, *pairs))
             self.states.append(post)
+        return True
 
     def check(self, rounds: int, budget: Budget) -> TurnVerdict:
         """Is the target reachable at the end of some round 0..`rounds`? (0: at Set-Up.)"""
-        self._extend(rounds)
+        self.model = None
+        if not self._extend(rounds, budget):
+            return TurnVerdict.UNKNOWN
         goal = z3.Bool(f"__target_by@{rounds}")
         self.solver.add(z3.Implies(goal, z3.Or([self.system.target(s) for s in self.states[: rounds + 1]])))
         self.solver.set("timeout", budget.z3_ms())
@@ -170,14 +198,18 @@ def spacer_check(system: RoundSystem, rounds: int | None, budget: Budget) -> Spa
     fp.register_relation(reach)
     fresh = Fresh("")
     step = system.step(pre, post, fresh, turn + 1)
-    fp.declare_var(*pre.values(), *post.values(), turn, *fresh.made)
+    start = system.init(pre)
+    target = system.target(pre)
+    # Every constant of a rule is a variable of that rule (Set-Up's own unknowns included).
+    fp.declare_var(*_constants([start, step, target, system.invariant(pre), system.invariant(post)],
+                               [turn, *pre.values(), *post.values(), *fresh.made]))
 
     def at(state: State, round_term: z3.ArithRef) -> z3.BoolRef:
         return reach(*[state[name] for name in system.variables], round_term)
 
-    fp.rule(at(pre, z3.IntVal(0)), [system.init(pre), system.invariant(pre)])
+    fp.rule(at(pre, z3.IntVal(0)), [start, system.invariant(pre)])
     fp.rule(at(post, turn + 1), [at(pre, turn), system.invariant(pre), step, system.invariant(post)])
-    query = [at(pre, turn), system.target(pre)]
+    query = [at(pre, turn), target]
     if rounds is not None:
         query.append(turn <= rounds)
     goal = z3.Bool(f"__goal_{system.name}")
@@ -194,6 +226,22 @@ def spacer_check(system: RoundSystem, rounds: int | None, budget: Budget) -> Spa
         except z3.Z3Exception:
             invariant = None
     return SpacerResult(_verdict(result), time.perf_counter() - started, invariant)
+
+
+def _constants(formulas: Sequence[z3.ExprRef], known: Sequence[z3.ExprRef]) -> list[z3.ExprRef]:
+    """`known` and every other uninterpreted constant of `formulas`, each once."""
+    found: dict[int, z3.ExprRef] = {term.get_id(): term for term in known}
+    seen: set[int] = set()
+    todo = list(formulas)
+    while todo:
+        term = todo.pop()
+        if term.get_id() in seen:
+            continue
+        seen.add(term.get_id())
+        if z3.is_const(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            found.setdefault(term.get_id(), term)
+        todo.extend(term.children())
+    return list(found.values())
 
 
 def prove_lemma(system: RoundSystem, lemma: Lemma, budget: Budget, k: int = 1) -> TurnVerdict:
