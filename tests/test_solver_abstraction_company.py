@@ -56,9 +56,9 @@ class Admission:
         if outcome is None:
             assumptions = self._fix(self.pre, pre) + self._fix(self.post, post)
         elif outcome.reason is OutcomeReason.STAR_VICTORY:
-            assumptions = self._fix(self.pre, pre) + [self.post[STAR] == 1, self.post["stars"] == post["stars"]]
+            assumptions = [*self._fix(self.pre, pre), self.post[STAR] == 1, self.post["stars"] == post["stars"]]
         else:
-            assumptions = self._fix(self.pre, pre) + [self.post[PROFIT] == 1]
+            assumptions = [*self._fix(self.pre, pre), self.post[PROFIT] == 1]
         return self.solver.check(*assumptions) == z3.sat
 
     def initial(self, state: GameState) -> bool:

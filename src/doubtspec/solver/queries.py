@@ -364,7 +364,7 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
         hunt_started = time.perf_counter()
         found = hunt(game, target, progress_of(query), query.by_turn,
                      passive=opponent is Opponent.PASSIVE or query.side_is_company, settings=hunt_settings,
-                     deadline=budget.share(HUNT_SHARE).deadline)
+                     deadline=budget.share(HUNT_SHARE).deadline if budget.deadline != float("inf") else None)
         answer.hunt = found
         if found.actions is not None:
             final = replay_actions(game, found.actions)
@@ -379,7 +379,7 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
             upto = answer.earliest - 1 if earliest else 0
     # The abstraction: its "impossible" is the game's, with no caps.
     proved = 0
-    prover = abstraction_for(game, query) if use_abstraction and upto >= 1 else None
+    prover = abstraction_for(game, query) if use_abstraction and upto >= 1 and budget.can_start() else None
     if prover is not None:
         for settled in prover.decide(upto, budget.share(ABSTRACTION_SHARE if use_unrolling else 1.0)):
             answer.proofs.add(settled)
@@ -390,8 +390,8 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
         answer.lemma_seconds = prover.lemma_seconds
     # The unrolling: the turns the abstraction left open (a witness if it finds one; its "no" rests on caps).
     proof = _Proof()
-    if use_unrolling and proved < upto:
-        proof = _prove(game, query, opponent, proved + 1, upto, caps, budget.deadline,
+    if use_unrolling and proved < upto and budget.can_start():
+        proof = _prove(game, query, opponent, proved + 1, upto, caps, budget.working_end,
                        check_caps and answer.status != "yes")
         answer.checks = proof.run.checks
         for turn_proof in _unrolling_proofs(proof.run, caps):
@@ -446,17 +446,18 @@ def _conclude(answer: Answer, query: Query, caps: Caps, earliest: bool, run: bmc
                             f"({_caps_text(caps)}): the 'no' holds for runs within the caps; raise --plays/--buys "
                             "or give more time for a proof")
     else:
-        answer.notes.append(f"unknown: no witness found, turns up to {exact_upto} proved impossible"
+        answer.notes.append(f"unknown within the budget: no witness found, turns up to {exact_upto} proved impossible"
                             + (f" ({capped_upto} within the caps)" if capped_upto > exact_upto else "")
                             + f", turn {capped_upto + 1} not decided in time")
 
 
 def solve(game: Game, kind: QueryKind, by_turn: int, opponent: Opponent = Opponent.ANY,
           timeout_s: float | None = DEFAULT_TIMEOUT_S, caps: Caps = DEFAULT_CAPS, check_caps: bool = True,
-          goal: int | None = None, use_hunt: bool = True, earliest: bool = True) -> Answer:
+          goal: int | None = None, use_hunt: bool = True, earliest: bool = True, use_abstraction: bool = True,
+          use_unrolling: bool = True) -> Answer:
     """`solve_query` for one kind (a convenience for the tests and benchmarks)."""
     return solve_query(game, Query(kind, by_turn, goal), opponent, timeout_s, caps, check_caps, use_hunt=use_hunt,
-                       earliest=earliest)
+                       earliest=earliest, use_abstraction=use_abstraction, use_unrolling=use_unrolling)
 
 
 def solve_goals(game: Game, by_turn: int, opponent: Opponent = Opponent.ANY,

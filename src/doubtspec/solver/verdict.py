@@ -22,6 +22,10 @@ from enum import Enum
 from typing import Any, Protocol
 
 
+class OutOfTime(Exception):
+    """The question's deadline passed while a formula was being built (building is charged to the budget)."""
+
+
 class TurnVerdict(Enum):
     """One method's answer for one turn."""
 
@@ -52,22 +56,41 @@ class TurnProof:
                 "assumption": self.assumption}
 
 
+MARGIN = 0.08
+"""The share of a question's budget kept back for work that cannot be interrupted (building a formula
+in Python, replaying a witness): new work and Z3 calls stop this far before the deadline, so the whole
+question ends within the budget even on a loaded machine."""
+SMALLEST_START_S = 0.05
+"""A method does not start (to build its formula) with less time than this left."""
+
+
 @dataclass(slots=True)
 class Budget:
-    """One deadline shared by every method of a question (`time.perf_counter` seconds)."""
+    """One deadline shared by every method of a question (`time.perf_counter` seconds).
+
+    `deadline` is when work must be over; `left()` counts to a slightly earlier moment (the
+    margin), which is what Z3 calls and new work are given.
+    """
 
     deadline: float = float("inf")
+    margin: float = 0.0
 
     @classmethod
     def of(cls, seconds: float | None) -> Budget:
-        return cls(float("inf") if seconds is None else time.perf_counter() + seconds)
+        if seconds is None:
+            return cls()
+        return cls(time.perf_counter() + seconds, seconds * MARGIN)
 
     def left(self) -> float:
-        """Seconds left (never negative)."""
-        return max(0.0, self.deadline - time.perf_counter())
+        """Seconds left for new work (never negative)."""
+        return max(0.0, self.deadline - self.margin - time.perf_counter())
 
     def expired(self) -> bool:
-        return time.perf_counter() >= self.deadline
+        return self.left() <= 0.0
+
+    def can_start(self) -> bool:
+        """Enough time left to start a method (build its formula) at all."""
+        return self.left() >= SMALLEST_START_S
 
     def z3_ms(self, cap_s: float | None = None) -> int:
         """Milliseconds for the next Z3 call (at least 1; 0 would mean 'no timeout' to Z3)."""
@@ -77,10 +100,15 @@ class Budget:
         return max(1, int(seconds * 1000))
 
     def share(self, fraction: float) -> Budget:
-        """A budget ending `fraction` of the way to this one's deadline."""
+        """A budget ending `fraction` of the way to this one's working end (no margin of its own)."""
         if self.deadline == float("inf"):
             return Budget()
         return Budget(time.perf_counter() + self.left() * fraction)
+
+    @property
+    def working_end(self) -> float:
+        """The `time.perf_counter()` by which new work should be over (the deadline less the margin)."""
+        return self.deadline - self.margin
 
 
 @dataclass(slots=True)

@@ -38,25 +38,36 @@ from dataclasses import dataclass, field
 
 import z3
 
-from doubtspec.solver.verdict import Budget, TurnVerdict
+from doubtspec.solver.verdict import Budget, OutOfTime, TurnVerdict
 
 State = Mapping[str, z3.ArithRef]
 """A state: each state variable's Z3 integer term."""
 
 
 class Fresh:
-    """Makes the unknowns of one round; names are made unique per round (BMC) or declared (Spacer)."""
+    """Makes the unknowns of one round; names are made unique per round (BMC) or declared (Spacer).
 
-    def __init__(self, suffix: str) -> None:
+    With a `deadline` (a `time.perf_counter()` value), making an unknown after it raises
+    `OutOfTime`: building a round's formula is charged to the question's budget.
+    """
+
+    def __init__(self, suffix: str, deadline: float | None = None) -> None:
         self.suffix = suffix
+        self.deadline = deadline
         self.made: list[z3.ExprRef] = []
 
+    def _in_time(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfTime("out of time while building a round of the abstraction")
+
     def int(self, name: str) -> z3.ArithRef:
+        self._in_time()
         term = z3.Int(f"{name}{self.suffix}")
         self.made.append(term)
         return term
 
     def bool(self, name: str) -> z3.BoolRef:
+        self._in_time()
         term = z3.Bool(f"{name}{self.suffix}")
         self.made.append(term)
         return term
@@ -98,6 +109,51 @@ class RoundSystem:
         return z3.And([lemma.holds(state) for lemma in self.lemmas]) if self.lemmas else z3.BoolVal(True)
 
 
+@dataclass(frozen=True, slots=True)
+class StepTemplate:
+    """One round's formula built once through z3py, copied per use by substitution (in Z3's C code)."""
+
+    pre: dict[str, z3.ArithRef]
+    post: dict[str, z3.ArithRef]
+    fresh: tuple[z3.ExprRef, ...]
+    turn: z3.ArithRef
+    formula: z3.BoolRef
+
+    def instance(self, pre: State, post: State, suffix: str, turn: z3.ArithRef) -> z3.BoolRef:
+        """The round from `pre` to `post` (its own unknowns renamed with `suffix`) as round `turn`."""
+        pairs: list[tuple[z3.ExprRef, z3.ExprRef]] = [(self.turn, turn)]
+        pairs += [(self.pre[name], pre[name]) for name in self.pre]
+        pairs += [(self.post[name], post[name]) for name in self.post]
+        for term in self.fresh:
+            name = term.decl().name().removesuffix("@step") + suffix
+            pairs.append((term, z3.Const(name, term.sort())))
+        return z3.substitute(self.formula, *pairs)
+
+
+_TEMPLATES: dict[tuple[int, tuple[str, ...]], tuple[StepFormula, StepTemplate]] = {}
+
+
+def template_of(system: RoundSystem, budget: Budget | None = None) -> StepTemplate:
+    """The system's round formula, built once per step function (lemmas do not change it).
+
+    Raises `OutOfTime` if the budget ends while it is being built.
+    """
+    key = (id(system.step), system.variables)
+    cached = _TEMPLATES.get(key)
+    if cached is not None and cached[0] is system.step:
+        return cached[1]
+    pre = system.state("@pre")
+    post = system.state("@post")
+    fresh = Fresh("@step", None if budget is None else budget.working_end)
+    turn = z3.Int("__round@step")
+    formula = system.step(pre, post, fresh, turn)
+    template = StepTemplate(pre, post, tuple(fresh.made), turn, formula)
+    if len(_TEMPLATES) > 32:
+        _TEMPLATES.clear()
+    _TEMPLATES[key] = (system.step, template)
+    return template
+
+
 def _verdict(result: z3.CheckSatResult) -> TurnVerdict:
     if result == z3.unsat:
         return TurnVerdict.IMPOSSIBLE
@@ -118,40 +174,28 @@ class RoundBmc:
     solver: z3.Solver = field(init=False)
     states: list[dict[str, z3.ArithRef]] = field(init=False)
     model: z3.ModelRef | None = field(init=False, default=None)
-    _template: z3.BoolRef = field(init=False)
-    _template_pre: dict[str, z3.ArithRef] = field(init=False)
-    _template_post: dict[str, z3.ArithRef] = field(init=False)
-    _template_fresh: list[z3.ExprRef] = field(init=False)
-    _template_round: z3.ArithRef = field(init=False)
+    _template: StepTemplate | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.solver = z3.Solver()
         first = self.system.state("@0")
         self.states = [first]
         self.solver.add(self.system.init(first), self.system.invariant(first))
-        self._template_pre = self.system.state("@pre")
-        self._template_post = self.system.state("@post")
-        fresh = Fresh("@step")
-        self._template_round = z3.Int("__round@step")
-        self._template = z3.And(self.system.step(self._template_pre, self._template_post, fresh,
-                                                 self._template_round),
-                                self.system.invariant(self._template_post))
-        self._template_fresh = fresh.made
 
     def _extend(self, rounds: int, budget: Budget | None = None) -> bool:
         """Unroll up to `rounds`; False if the budget ran out first."""
+        if self._template is None:
+            try:
+                self._template = template_of(self.system, budget)
+            except OutOfTime:
+                return False
         while len(self.states) <= rounds:
             if budget is not None and budget.expired():
                 return False
             k = len(self.states)
             post = self.system.state(f"@{k}")
-            pairs: list[tuple[z3.ExprRef, z3.ExprRef]] = [(self._template_round, z3.IntVal(k))]
-            pairs += [(self._template_pre[name], self.states[-1][name]) for name in self.system.variables]
-            pairs += [(self._template_post[name], post[name]) for name in self.system.variables]
-            for term in self._template_fresh:
-                name = term.decl().name().removesuffix("@step") + f"@{k}"
-                pairs.append((term, z3.Const(name, term.sort())))
-            self.solver.add(z3.substitute(self._template, *pairs))
+            self.solver.add(self._template.instance(self.states[-1], post, f"@{k}", z3.IntVal(k)),
+                            self.system.invariant(post))
             self.states.append(post)
         return True
 
@@ -187,22 +231,27 @@ class SpacerResult:
 def spacer_check(system: RoundSystem, rounds: int | None, budget: Budget) -> SpacerResult:
     """Is the target reachable by the end of round `rounds` (None: ever)? Unbounded IC3/PDR in Z3's Spacer."""
     started = time.perf_counter()
+    if not budget.can_start():
+        return SpacerResult(TurnVerdict.UNKNOWN, 0.0)
     fp = z3.Fixedpoint()
     fp.set(engine="spacer")
     fp.set("timeout", budget.z3_ms())
-    pre = system.state("")
-    post = system.state("'")
+    try:
+        template = template_of(system, budget)
+    except OutOfTime:
+        return SpacerResult(TurnVerdict.UNKNOWN, time.perf_counter() - started)
+    pre = template.pre
+    post = template.post
     turn = z3.Int("__round")
     sorts = [z3.IntSort()] * (len(system.variables) + 1) + [z3.BoolSort()]
     reach = z3.Function(f"reach_{system.name}", *sorts)
     fp.register_relation(reach)
-    fresh = Fresh("")
-    step = system.step(pre, post, fresh, turn + 1)
+    step = template.instance(pre, post, "@step", turn + 1)
     start = system.init(pre)
     target = system.target(pre)
     # Every constant of a rule is a variable of that rule (Set-Up's own unknowns included).
     fp.declare_var(*_constants([start, step, target, system.invariant(pre), system.invariant(post)],
-                               [turn, *pre.values(), *post.values(), *fresh.made]))
+                               [turn, *pre.values(), *post.values(), *template.fresh]))
 
     def at(state: State, round_term: z3.ArithRef) -> z3.BoolRef:
         return reach(*[state[name] for name in system.variables], round_term)
@@ -250,6 +299,12 @@ def prove_lemma(system: RoundSystem, lemma: Lemma, budget: Budget, k: int = 1) -
     IMPOSSIBLE means "no counterexample": the lemma is proved. POSSIBLE means a counterexample to
     the base or to the step (the lemma may still hold, but it is not proved; do not use it).
     """
+    if not budget.can_start():
+        return TurnVerdict.UNKNOWN
+    try:
+        template = template_of(system, budget)
+    except OutOfTime:
+        return TurnVerdict.UNKNOWN
     solver = z3.SolverFor("QF_LIA")
     states = [system.state("@0")]
     for i in range(1, k + 1):
@@ -258,7 +313,7 @@ def prove_lemma(system: RoundSystem, lemma: Lemma, budget: Budget, k: int = 1) -
     solver.push()
     solver.add(system.init(states[0]), system.invariant(states[0]))
     for i in range(1, k):
-        solver.add(system.step(states[i - 1], states[i], Fresh(f"@{i}"), z3.IntVal(i)),
+        solver.add(template.instance(states[i - 1], states[i], f"@{i}", z3.IntVal(i)),
                    system.invariant(states[i]))
     solver.add(z3.Or([z3.Not(lemma.holds(s)) for s in states[:k]]))
     solver.set("timeout", budget.z3_ms())
@@ -270,7 +325,7 @@ def prove_lemma(system: RoundSystem, lemma: Lemma, budget: Budget, k: int = 1) -
     start = z3.Int("__start")
     solver.add(start >= 1)
     for i in range(1, k + 1):
-        solver.add(system.step(states[i - 1], states[i], Fresh(f"@{i}"), start + (i - 1)),
+        solver.add(template.instance(states[i - 1], states[i], f"@{i}", start + (i - 1)),
                    system.invariant(states[i - 1]), system.invariant(states[i]))
     solver.add(*[lemma.holds(s) for s in states[:k]], z3.Not(lemma.holds(states[k])))
     solver.set("timeout", budget.z3_ms())
@@ -283,7 +338,8 @@ def proved_lemmas(system: RoundSystem, candidates: Sequence[Lemma], budget: Budg
     proved: list[Lemma] = list(system.lemmas)
     rejected: list[tuple[Lemma, TurnVerdict]] = []
     for lemma in candidates:
-        verdict = prove_lemma(system.with_lemmas(proved), lemma, budget, k)
+        verdict = prove_lemma(system.with_lemmas(proved), lemma, budget, k) if budget.can_start() \
+            else TurnVerdict.UNKNOWN
         if verdict is TurnVerdict.IMPOSSIBLE:
             proved.append(lemma)
         else:

@@ -38,6 +38,7 @@ from doubtspec.solver.unrolling.terms import (
     or_,
 )
 from doubtspec.solver.unrolling.transition import Step
+from doubtspec.solver.verdict import OutOfTime
 
 DEFAULT_PLAYS = 8
 DEFAULT_BUYS = 4
@@ -77,10 +78,6 @@ class Run:
     cap_status: str | None = None
 
 
-class OutOfTime(Exception):
-    """The question's deadline passed while a round's formula was being built."""
-
-
 class Unrolling:
     """The transition system unrolled round by round into one incremental solver."""
 
@@ -91,11 +88,13 @@ class Unrolling:
         self.tables = Tables.of(game)
         self.movement_free = movement_free
         self.encoder = encoder_for(self.tables, movement_free)
+        self.encoder.deadline = deadline
         self.caps = caps if caps is not None else Caps()
         self.solver = Solver(timeout_s, seed)
         self.steps: list[Step] = []
         self.round_end: list[SymState] = []
         self.cap_hits: list[BoolTerm] = []
+        self._in_time("Set-Up")
         setup = self.encoder.setup()
         self._commit(setup)
         self.round_end.append(setup.after)
@@ -104,10 +103,14 @@ class Unrolling:
     def rounds(self) -> int:
         return len(self.round_end) - 1
 
+    def _in_time(self, what: str) -> None:
+        """Raise `OutOfTime` once the deadline has passed (checked before and after each step is built)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfTime(f"out of time while building {what}")
+
     def _commit(self, step: Step) -> None:
         """Add a step's clause groups and name its successor's non-trivial entries `name@label`."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise OutOfTime(f"out of time while building {step.label}")
+        self._in_time(step.label)
         for group in step.groups:
             self.solver.add(group.constraint)
         after = step.after.copy()
@@ -131,12 +134,15 @@ class Unrolling:
         enc = self.encoder
         r = self.rounds + 1
         s = self.round_end[-1]
+        self._in_time(f"round {r}")
         step = enc.movement_turn(s, r) if self.movement_free else enc.movement_pass(s, r)
         self._commit(step)
         s = self._slots(step.after, r, self.caps.plays, enc.play_slot, enc.can_play_any)
+        self._in_time(f"round {r}")
         step = enc.end_play(s, r)
         self._commit(step)
         s = self._slots(step.after, r, self.caps.buys, enc.buy_slot, enc.can_buy_any)
+        self._in_time(f"round {r}")
         step = enc.end_buy(s, r)
         self._commit(step)
         self.round_end.append(step.after)
@@ -148,6 +154,7 @@ class Unrolling:
         """Unroll one phase's `count` slots; record when its last slot is used and another could follow."""
         active: BoolTerm = eq(s.i["out"], int(Out.NONE))
         for k in range(count):
+            self._in_time(f"round {r}")
             step = slot(s, r, k, active)
             self._commit(step)
             s = step.after

@@ -103,6 +103,7 @@ class MovementEncoder:
 
     def card_value(self, card: Int, f: Callable[[MovementCard], int]) -> IntTerm:
         """`f` of the Movement card numbered `card` (0 for no card)."""
+        self.enc.in_time("the Movement's turn")  # the turn's formula is long to build: charge it to the budget
         game = self.t.game
         return wsum((eq(card, c), f(game.movement_card(c))) for c in self.cards)
 

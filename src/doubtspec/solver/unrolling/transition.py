@@ -29,6 +29,7 @@ their order against the Reserve's own moves to the trash pile is not modelled.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -90,6 +91,7 @@ from doubtspec.solver.unrolling.terms import (
     same,
     wsum,
 )
+from doubtspec.solver.verdict import OutOfTime
 
 
 class MovementPart(Protocol):
@@ -218,7 +220,14 @@ class Encoder:
         self.reserve_cards = tuple(c for c in tables.cards if tables.card(c).reserve is not None)
         # Under ruling budget-payment=minimal a card without Budget never pays; under any-cover it may.
         self.payers = tuple(c for c in tables.cards if tables.budget[c] > 0 or not tables.minimal_payment)
+        self.deadline: float | None = None
+        """Building past this `time.perf_counter()` raises `OutOfTime` (set by the unrolling from the budget)."""
         self.movement: MovementPart | None = movement(self) if movement is not None else None
+
+    def in_time(self, what: str) -> None:
+        """Raise `OutOfTime` once the deadline has passed: long builds check it as they go."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfTime(f"out of time while building {what}")
 
     # --- bans (Company Rules > Interference; Goals of a free Movement) --------------------------
 
