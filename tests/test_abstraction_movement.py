@@ -37,6 +37,8 @@ from doubtspec.solver.verdict import Budget, TurnVerdict
 DATA = Path(__file__).parent / "data"
 SHIPPED = Game(load_cards())
 TINY = Game(load_cards(DATA / "tiny_movement.toml"))
+LARGE = Game(load_cards(DATA / "large.toml"))
+FILES = {"shipped": SHIPPED, "tiny": TINY, "large": LARGE}
 AGENTS = ("random", "careful", "greedy")
 CHECKS: dict[int, RoundCheck] = {}
 
@@ -98,9 +100,10 @@ def test_every_round_of_simulated_games_is_admitted(company: str, movement: str)
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), company=st.sampled_from(AGENTS), movement=st.sampled_from(AGENTS),
-       tiny=st.booleans())
-def test_every_round_of_any_simulated_game_is_admitted(seed: int, company: str, movement: str, tiny: bool) -> None:
-    game = TINY if tiny else SHIPPED
+       card_file=st.sampled_from(sorted(FILES)))
+def test_every_round_of_any_simulated_game_is_admitted(seed: int, company: str, movement: str,
+                                                       card_file: str) -> None:
+    game = FILES[card_file]
     dealt, starts = _round_states(_simulated(game, seed, Matchup(company, movement), 6))
     _assert_admitted(game, dealt, starts)
 
@@ -117,10 +120,10 @@ def _drawn_run(game: Game, choose: Callable[[Actor, int], int], rounds: int) -> 
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), tiny=st.booleans())
-def test_every_round_of_generated_runs_is_admitted(data: st.DataObject, tiny: bool) -> None:
+@given(data=st.data(), card_file=st.sampled_from(sorted(FILES)))
+def test_every_round_of_generated_runs_is_admitted(data: st.DataObject, card_file: str) -> None:
     """Generated states: Hypothesis draws every choice (shrinking finds the smallest failing run)."""
-    game = TINY if tiny else SHIPPED
+    game = FILES[card_file]
     rng = random.Random(data.draw(st.integers(0, 2**32 - 1), label="seed"))
 
     def choose(actor: Actor, n: int) -> int:
@@ -193,8 +196,8 @@ def test_tiny_agreement_with_the_exhaustive_search_at_turn_two() -> None:
 # --- the Pacing lemma ------------------------------------------------------------------------------
 
 
-def test_the_pacing_lemma_is_claimed_for_the_shipped_and_tiny_files() -> None:
-    for game in (SHIPPED, TINY):
+def test_the_pacing_lemma_is_claimed_for_the_shipped_tiny_and_large_files() -> None:
+    for game in FILES.values():
         lemma = first_pacing_round(game)
         assert lemma.claimed and lemma.first_round == 2, lemma.why
 
