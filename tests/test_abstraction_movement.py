@@ -220,13 +220,29 @@ def test_no_simulated_game_paces_in_round_one(company: str) -> None:
 # --- an earliest turn proved: the abstraction's bound met by a recorded game -----------------------
 
 
+def _recorded_turn(goal: int, turn: int) -> int:
+    """The turn at which the recorded game `witness_g{goal}_turn{turn}.trace` achieves Goal `goal`."""
+    trace = load_trace(DATA / f"witness_g{goal}_turn{turn}.trace")
+    assert check_cards(trace, SHIPPED) is None
+    final = replay_actions(SHIPPED, trace.parsed())
+    assert goal in final.achieved
+    return turn_reached(final)
+
+
 @pytest.mark.parametrize("goal", [6, 7])
 def test_goals_six_and_seven_earliest_at_turn_four_on_the_shipped_set(goal: int) -> None:
     """The abstraction rules out G6 and G7 by turn 3; recorded games that follow its turn-4 runs (two Pacings
     in a row: the Company draws through its deck with Sales Conference, Sales Representative and Distribution
     Network in round 3) achieve them at turn 4, one turn before the hunt's witnesses."""
-    trace = load_trace(DATA / f"witness_g{goal}_turn4.trace")
-    assert check_cards(trace, SHIPPED) is None
-    final = replay_actions(SHIPPED, trace.parsed())
-    assert goal in final.achieved and turn_reached(final) == 4
+    assert _recorded_turn(goal, 4) == 4
     assert _abstract_earliest(SHIPPED, goal, 3) is None
+
+
+def test_goal_eight_reached_at_turn_five_on_the_shipped_set() -> None:
+    """Three Pacings in a row (rounds 2-4) and three Organize buys: G8 at turn 5, three turns before the hunt's."""
+    assert _recorded_turn(8, 5) == 5
+
+
+@pytest.mark.slow
+def test_goal_eight_earliest_at_turn_five_on_the_shipped_set() -> None:
+    assert _abstract_earliest(SHIPPED, 8, 4) is None
