@@ -246,3 +246,44 @@ def test_goal_eight_reached_at_turn_five_on_the_shipped_set() -> None:
 @pytest.mark.slow
 def test_goal_eight_earliest_at_turn_five_on_the_shipped_set() -> None:
     assert _abstract_earliest(SHIPPED, 8, 4) is None
+
+
+# --- refinement: the abstraction's run played in the engine ------------------------------------------
+
+
+def _refined(game: Game, goal: int | None, bound: int) -> int | None:
+    """The turn at which the engine game built from the abstraction's first "possible" run reaches the target."""
+    prover = movement_abstraction(game, goal)
+    proofs = prover.decide(bound, Budget.of(120))
+    if prover.witness is None:
+        return None
+    final = replay_actions(game, prover.witness)
+    reached = turn_reached(final)
+    assert (goal in final.achieved) if goal is not None else final.points() >= 10
+    assert [p.turn for p in proofs if p.concrete and p.verdict is TurnVerdict.POSSIBLE] == [reached]
+    return reached
+
+
+def test_refinement_turns_the_tiny_abstract_runs_into_games() -> None:
+    assert _refined(TINY, 7, 3) == 2
+    assert _refined(TINY, None, 3) == 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("goal", "turn"), [(6, 4), (7, 4), (8, 5)])
+def test_refinement_reaches_the_abstraction_bound_on_the_shipped_set(goal: int, turn: int) -> None:
+    assert _refined(SHIPPED, goal, turn) == turn
+
+
+def test_a_run_the_engine_cannot_follow_is_excluded_and_another_tried(monkeypatch: pytest.MonkeyPatch) -> None:
+    from doubtspec.solver.abstraction import movement_prover
+
+    tried: list[int] = []
+    real = movement_prover.concretize
+
+    def fails_first(game: Game, plan: object, goal: int | None) -> object:
+        tried.append(len(tried))
+        return None if len(tried) == 1 else real(game, plan, goal)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(movement_prover, "concretize", fails_first)
+    assert _refined(TINY, 7, 3) == 2 and len(tried) == 2

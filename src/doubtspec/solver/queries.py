@@ -30,7 +30,7 @@ from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, OutcomeReason
 from doubtspec.solver import progress
 from doubtspec.solver.abstraction import company as company_abstraction
-from doubtspec.solver.abstraction.movement_prover import movement_abstraction
+from doubtspec.solver.abstraction.movement_prover import MovementProver, movement_abstraction
 from doubtspec.solver.abstraction.prover import AbstractionProver
 from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, hunt, turn_reached
 from doubtspec.solver.unrolling import bmc
@@ -388,6 +388,13 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
         answer.lemmas = [lemma.name for lemma in prover.lemmas]
         answer.lemmas_rejected = prover.rejected
         answer.lemma_seconds = prover.lemma_seconds
+        if isinstance(prover, MovementProver) and prover.witness is not None:
+            # the abstraction's run, played in the engine: a witness at the first turn it could not rule out
+            final = replay_actions(game, prover.witness)
+            if not target(final) or turn_reached(final) <= proved:
+                raise AssertionError("a refined witness misses its target or contradicts a proof")
+            answer.witness, answer.witness_from = Witness(prover.witness, final), "abstraction"
+            answer.earliest, answer.status, upto = turn_reached(final), "yes", turn_reached(final) - 1
     # The unrolling: the turns the abstraction left open (a witness if it finds one; its "no" rests on caps).
     proof = _Proof()
     if use_unrolling and proved < upto and budget.can_start():

@@ -251,9 +251,9 @@ class MovementModel:
         # Buy: a space holding a card, a card in neither hand nor Tableau, room in the hand (Buying a Card).
         space = one_hot("space", list(spaces), is_buy)
         parts += [space[i] <= s[f"full_{i}"] for i in spaces]
-        # The bought card is taken last; a Goal Victory during the Action ends the game before that.
+        # The bought card is taken last; only a Goal Victory during the Action ends the game before that.
         taken = fresh.bool("taken")
-        parts.append(z3.Implies(taken, is_buy))
+        parts += [z3.Implies(taken, is_buy), z3.Implies(z3.And(is_buy, z3.Not(taken)), self.movement_win(t))]
         bought = one_hot("bought", numbers, taken)
         parts += [bought[n] + hand[n] + tab[n] <= 1 for n in numbers]
         parts.append(z3.Implies(is_buy, _sum(list(hand.values())) < self.hand_limit(s)))
