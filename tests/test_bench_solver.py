@@ -1,11 +1,13 @@
-"""Benchmarks: solve time per bound for `stars` and `goals`, and the exhaustive search at the bounds it reaches.
+"""Benchmarks: solve time per bound for `stars`, `profit` and `goals`, per turn and per method; the exhaustive search.
 
 Untimed by default (the project runs pytest with --benchmark-disable: each case runs once); time
 them with `pytest tests/test_bench_solver.py --benchmark-enable -m "benchmark or slow"`. Each
 shipped-set case records in `extra_info` how the answer was reached: the hunt's witness turn and
 time, and the unrolling's checks (turn, result, seconds). Two timings per bound: the question
 alone (`earliest=False`: stop at the first witness) and the question with as much of the
-earliest turn proved as a 60-second budget allows.
+earliest turn proved as a 60-second budget allows. The per-method cases time one proof method
+alone, turn by turn (the abstraction's BMC, its Spacer check, the exact unrolling), on the shipped
+set and on tests/data/large.toml, so that the growth per turn is visible side by side.
 """
 
 from __future__ import annotations
@@ -19,8 +21,12 @@ from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
 from doubtspec.model.state import OutcomeReason
 from doubtspec.solver import exhaustive
-from doubtspec.solver.bmc import Caps
+from doubtspec.solver.abstraction import Budget, RoundBmc, spacer_check
+from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstraction
 from doubtspec.solver.queries import Answer, Opponent, QueryKind, solve, solve_goals
+from doubtspec.solver.unrolling import bmc
+from doubtspec.solver.unrolling.bmc import Caps
+from doubtspec.solver.unrolling.encoding import Out
 
 DATA = Path(__file__).parent / "data"
 TINY = Game(load_cards(DATA / "tiny3.toml"))
@@ -56,7 +62,77 @@ def _record_answer(benchmark: Any, answer: Answer) -> None:
     _record(benchmark, answer=answer.status, earliest=answer.earliest, proved_none_by=answer.proved_none_by,
             witness_from=answer.witness_from,
             hunt=None if answer.hunt is None else (answer.hunt.found, round(answer.hunt.seconds, 2)),
-            checks=[(c.bound, c.status, round(c.seconds, 2)) for c in answer.checks])
+            checks=[(c.bound, c.status, round(c.seconds, 2)) for c in answer.checks],
+            proofs=[(p.turn, p.verdict.value, p.method, round(p.seconds, 2)) for p in answer.proofs.proofs],
+            cpu_seconds=round(answer.cpu_seconds, 2), peak_memory_mib=round(answer.peak_memory_mib))
+
+
+LARGE = Game(load_cards(DATA / "large.toml"))
+FILES = {"shipped": SHIPPED, "large": LARGE}
+TARGET_LATCH = {"stars": STAR, "profit": PROFIT}
+
+
+@pytest.mark.benchmark
+@pytest.mark.slow
+@pytest.mark.parametrize("turn", [1, 2, 3, 4])
+@pytest.mark.parametrize("target", ["stars", "profit"])
+@pytest.mark.parametrize("name", ["shipped", "large"])
+def test_bench_abstraction_bmc_per_turn(benchmark: Any, name: str, target: str, turn: int) -> None:
+    """The abstraction's incremental BMC alone: "reached by turn k?" (60 s per turn)."""
+    system = CompanyAbstraction.of(FILES[name]).system(TARGET_LATCH[target])
+
+    def run() -> str:
+        checker = RoundBmc(system)
+        return [checker.check(k, Budget.of(60.0)) for k in range(1, turn + 1)][-1].value
+
+    verdict = benchmark.pedantic(run, rounds=1, iterations=1)
+    _record(benchmark, verdict=verdict)
+
+
+@pytest.mark.benchmark
+@pytest.mark.slow
+@pytest.mark.parametrize("turn", [1, 2, 3, 4])
+@pytest.mark.parametrize("name", ["shipped", "large"])
+def test_bench_abstraction_spacer_per_turn(benchmark: Any, name: str, turn: int) -> None:
+    """The abstraction under Spacer alone: "not by round k" (60 s per turn)."""
+    system = CompanyAbstraction.of(FILES[name]).system(STAR)
+    result = benchmark.pedantic(spacer_check, args=(system, turn, Budget.of(60.0)), rounds=1, iterations=1)
+    _record(benchmark, verdict=result.verdict.value)
+
+
+@pytest.mark.benchmark
+@pytest.mark.slow
+@pytest.mark.parametrize("turn", [1, 2, 3])
+@pytest.mark.parametrize("name", ["shipped", "large"])
+def test_bench_unrolling_per_turn(benchmark: Any, name: str, turn: int) -> None:
+    """The exact unrolling alone (caps 8 plays / 4 buys, both sides free), up to and including turn k."""
+    run = benchmark.pedantic(bmc.search, args=(FILES[name], bmc.out_is(Out.STAR), turn),
+                             kwargs={"check_caps": False, "movement_free": True, "timeout_s": 120.0},
+                             rounds=1, iterations=1)
+    _record(benchmark, checks=[(c.bound, c.status, round(c.seconds, 2)) for c in run.checks])
+
+
+@pytest.mark.benchmark
+@pytest.mark.slow
+@pytest.mark.parametrize("bound", list(range(1, 13)))
+@pytest.mark.parametrize("name", ["shipped", "large"])
+def test_bench_stars_each_bound(benchmark: Any, name: str, bound: int) -> None:
+    """The aim: `stars --by-turn N` for N = 1..12, both sides free, 60 s each: yes or no, never unknown."""
+    answer = benchmark.pedantic(solve, args=(FILES[name], QueryKind.STARS, bound),
+                                kwargs={"timeout_s": 60.0}, rounds=1, iterations=1)
+    _record_answer(benchmark, answer)
+    assert answer.status in ("yes", "no", "unknown")
+
+
+@pytest.mark.benchmark
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["shipped", "large"])
+def test_bench_profit_by_turn_twelve(benchmark: Any, name: str) -> None:
+    """The aim: `profit --by-turn 12` with its earliest turn proved, 120 s."""
+    answer = benchmark.pedantic(solve, args=(FILES[name], QueryKind.PROFIT, 12),
+                                kwargs={"timeout_s": 120.0}, rounds=1, iterations=1)
+    _record_answer(benchmark, answer)
+    assert answer.status in ("yes", "no", "unknown")
 
 
 @pytest.mark.benchmark

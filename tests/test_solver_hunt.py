@@ -10,7 +10,7 @@ from doubtspec.model.state import GameState, OutcomeReason
 from doubtspec.solver.hunt import HuntSettings, hunt
 from doubtspec.solver.progress import goal, stars
 from doubtspec.solver.queries import Query, QueryKind, progress_of, state_target
-from doubtspec.solver.witness import replay_actions
+from doubtspec.solver.unrolling.witness import replay_actions
 
 TINY = Game(load_cards(Path(__file__).parent / "data" / "tiny3.toml"))
 SMALL = HuntSettings(width=8, rollouts=3, setups=8, max_width=16)

@@ -1,4 +1,4 @@
-"""The Movement's encoding (doubtspec.solver.movement) agrees with the engine, step by step.
+"""The Movement's encoding (doubtspec.solver.unrolling.movement) agrees with the engine, step by step.
 
 States come from seeded random playouts in which both sides act (the Movement picks Pass, Play or
 Buy with even odds, then one of its variants), so that Goals get achieved, Company cards banned,
@@ -42,11 +42,11 @@ from doubtspec.model.game import Game
 from doubtspec.model.rulings import Rulings
 from doubtspec.model.state import TOKEN_INDEX, Actor, GameState, Phase, Side
 from doubtspec.model.steps import Agitation, FillMarket, Messaging, Organize
-from doubtspec.solver.encoding import Tables, concrete, project, var_names
-from doubtspec.solver.movement import SKIP, Act
-from doubtspec.solver.terms import TRUE, BoolTerm, Solver, and_, eq, not_
-from doubtspec.solver.transition import Encoder, Step, UnsupportedCards
-from doubtspec.solver.witness import run_step
+from doubtspec.solver.unrolling.encoding import Tables, concrete, project, var_names
+from doubtspec.solver.unrolling.movement import SKIP, Act, encoder_for
+from doubtspec.solver.unrolling.terms import TRUE, BoolTerm, Solver, and_, eq, not_
+from doubtspec.solver.unrolling.transition import Encoder, Step, UnsupportedCards
+from doubtspec.solver.unrolling.witness import run_step
 
 DATA = Path(__file__).parent / "data"
 GAMES = {
@@ -164,7 +164,7 @@ def check_movement_action(game: Game, state: GameState, action: Action, pick: in
     if after.outcome is None and after.pending and isinstance(after.pending[0], FillMarket):
         outcomes = legal_actions(after)
         fill = outcomes[(pick // 7) % len(outcomes)].outcome  # type: ignore[union-attr]
-    step = Encoder(tables, True).movement_turn(concrete(tables, state, True), state.round)
+    step = encoder_for(tables, True).movement_turn(concrete(tables, state, True), state.round)
     solver = Solver(seed=seed)
     for group in step.groups:
         solver.add(group.constraint)
@@ -180,7 +180,7 @@ def check_movement_action(game: Game, state: GameState, action: Action, pick: in
 def check_company_action(game: Game, state: GameState, choice: int, seed: int) -> None:
     """A Company step over a state vector with the Movement's side (bans, Restrictions, Pacing)."""
     tables = Tables.of(game)
-    enc = Encoder(tables, True)
+    enc = encoder_for(tables, True)
     actions = legal_actions(state)
     action = actions[choice % len(actions)]
     s = concrete(tables, state, True)
@@ -297,7 +297,7 @@ def test_movement_projection_names_match_the_vector() -> None:
 def test_unsupported_ruling_is_refused() -> None:
     game = Game(load_cards(), Rulings.parse(["messaging-zones=any-zones"]))
     with pytest.raises(UnsupportedCards, match="messaging-zones"):
-        Encoder(Tables.of(game), True)
+        encoder_for(Tables.of(game), True)
     Encoder(Tables.of(game))  # a passive Movement never sends a Messaging
 
 
@@ -360,7 +360,7 @@ def test_reshuffle_and_pacing_with_a_free_movement_agree() -> None:
             continue
         for variant in (state, with_bans(game, state, 7)):
             tables = Tables.of(game)
-            step = Encoder(tables, True).end_buy(concrete(tables, variant, True), variant.round)
+            step = encoder_for(tables, True).end_buy(concrete(tables, variant, True), variant.round)
             solver = Solver(seed=seed)
             for group in step.groups:
                 solver.add(group.constraint)
@@ -395,7 +395,7 @@ def test_a_banned_card_that_stays_in_the_reserve(ruling: str) -> None:
         supply = list(state.supply)
         supply[TOKEN_INDEX[TokenKind.BANS]] -= 1
         banned = replace(state, banned=("culture",), supply=tuple(supply))
-        step = Encoder(tables, True).end_buy(concrete(tables, banned, True), banned.round)
+        step = encoder_for(tables, True).end_buy(concrete(tables, banned, True), banned.round)
         solver = Solver()
         for group in step.groups:
             solver.add(group.constraint)
@@ -408,7 +408,7 @@ def test_a_banned_card_that_stays_in_the_reserve(ruling: str) -> None:
 
 
 def test_movement_goals_need_the_free_movement() -> None:
-    from doubtspec.solver import bmc
+    from doubtspec.solver.unrolling import bmc
 
     game = GAMES["tiny movement"]
     passive = bmc.Unrolling(game).add_round()
@@ -425,8 +425,8 @@ def test_movement_goals_need_the_free_movement() -> None:
 def test_shipped_set_movement_witnesses_replay() -> None:
     """On the shipped set, the unrolling with a free Movement finds a Goal at turn 1 and points at turn 2, and
     its models replay through the checked engine (a Goal then a second Movement turn over Pacing-free rounds)."""
-    from doubtspec.solver import bmc
-    from doubtspec.solver.witness import replay
+    from doubtspec.solver.unrolling import bmc
+    from doubtspec.solver.unrolling.witness import replay
 
     game = GAMES["shipped"]
     unrolling = bmc.Unrolling(game, movement_free=True)

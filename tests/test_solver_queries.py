@@ -19,9 +19,9 @@ from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
 from doubtspec.model.state import OutcomeReason
 from doubtspec.reports.trace import TRACE_FORMAT, load_trace
-from doubtspec.solver.bmc import Caps
 from doubtspec.solver.queries import Answer, Opponent, QueryKind, solve, solve_goals
-from doubtspec.solver.witness import replay_actions
+from doubtspec.solver.unrolling.bmc import Caps
+from doubtspec.solver.unrolling.witness import replay_actions
 
 DATA = Path(__file__).parent / "data"
 TINY = Game(load_cards(DATA / "tiny3.toml"))
@@ -31,7 +31,46 @@ CAPS = Caps(plays=3, buys=2)
 @functools.cache
 def tiny_answer(kind: QueryKind, bound: int) -> Answer:
     """One unrolling-only solve per question for the whole module (the answers do not change between tests)."""
-    return solve(TINY, kind, bound, Opponent.PASSIVE, caps=CAPS, check_caps=False, use_hunt=False)
+    return solve(TINY, kind, bound, Opponent.PASSIVE, caps=CAPS, check_caps=False, use_hunt=False,
+                 use_abstraction=False)
+
+
+def assert_consistent(answer: Answer) -> None:
+    """An answer never contradicts itself: headline, proved turns, per-turn proofs and notes agree."""
+    data = answer.to_json()
+    impossible = {int(turn) for turn in data["impossible_turns"]}
+    assert impossible == set(range(1, answer.proved_none_by_within_caps + 1))
+    assert answer.proved_none_by <= answer.proved_none_by_within_caps
+    if answer.status == "yes":
+        assert answer.earliest is not None and answer.witness is not None
+        assert answer.proved_none_by_within_caps < answer.earliest
+        if answer.earliest_exact:
+            assert not any("not decided" in note or "unknown" in note for note in answer.notes), answer.notes
+        else:
+            assert any(str(answer.earliest) in note or "not looked at" in note for note in answer.notes)
+    elif answer.status == "no":
+        assert answer.witness is None and answer.proved_none_by_within_caps >= answer.by_turn
+        assert (answer.exact is True) == (answer.proved_none_by >= answer.by_turn)
+    else:
+        assert answer.witness is None and answer.proved_none_by_within_caps < answer.by_turn
+
+
+def test_a_first_turn_answer_does_not_say_its_turn_was_undecided() -> None:
+    """Nothing comes before turn 1: a witness there is the earliest, with no note of an undecided turn."""
+    game = Game(load_cards())
+    answer = solve(game, QueryKind.DEFEAT, 2, caps=CAPS, timeout_s=30, check_caps=False)
+    assert answer.status == "yes" and answer.earliest == 1 and answer.earliest_exact
+    assert answer.to_json()["notes"] == []
+    assert_consistent(answer)
+
+
+def test_the_timeout_is_honoured_within_ten_percent() -> None:
+    """The budget covers the hunt, formula building and every Z3 call (charged to one deadline)."""
+    game = Game(load_cards())
+    for kind, bound, budget in ((QueryKind.STARS, 3, 2.0), (QueryKind.STARS, 12, 4.0), (QueryKind.PROFIT, 6, 3.0)):
+        answer = solve(game, kind, bound, timeout_s=budget)
+        assert answer.seconds <= budget * 1.1, f"{kind.value} by {bound}: {answer.seconds:.2f} s for {budget} s"
+        assert_consistent(answer)
 
 
 @pytest.mark.parametrize(("kind", "reason"), [(QueryKind.STARS, OutcomeReason.STAR_VICTORY),
@@ -50,7 +89,9 @@ def test_known_false_stars_by_turn_one() -> None:
     answer = solve(TINY, QueryKind.STARS, 1, Opponent.PASSIVE, caps=CAPS, timeout_s=None)
     assert answer.status == "no"
     assert answer.witness is None
-    assert answer.exact is not None
+    assert answer.exact is True  # the abstraction's proof has no caps
+    assert answer.turn_methods() == {1: "abstraction-bmc"}
+    assert_consistent(answer)
 
 
 def test_known_true_defeat_on_the_shipped_set() -> None:
@@ -81,6 +122,7 @@ def test_timeout_is_unknown() -> None:
     answer = solve(TINY, QueryKind.STARS, 2, caps=CAPS, timeout_s=0.001, check_caps=False)
     assert answer.status == "unknown"
     assert any("unknown within" in note for note in answer.notes)
+    assert_consistent(answer)
 
 
 def test_witness_trace_format(tmp_path: Path) -> None:
@@ -113,7 +155,9 @@ def test_the_hunt_finds_the_witness_and_the_unrolling_proves_it_earliest() -> No
     answer = solve(TINY, QueryKind.STARS, 2, Opponent.PASSIVE, caps=CAPS, check_caps=False)
     assert answer.status == "yes" and answer.witness_from == "hunt"
     assert answer.earliest == 2 and answer.proved_none_by == 1 and answer.earliest_exact
-    assert [c.status for c in answer.checks] == ["unsat"]  # only the turns before the witness are proved
+    assert answer.turn_methods() == {1: "abstraction-bmc"}  # only the turns before the witness are proved
+    assert answer.checks == []  # the abstraction settled them: the unrolling was not needed
+    assert_consistent(answer)
     assert answer.witness is not None
     final = replay_actions(TINY, answer.witness.actions)
     assert final.outcome is not None and final.outcome.reason is OutcomeReason.STAR_VICTORY
@@ -128,8 +172,11 @@ def test_stars_by_turn_twelve_on_the_shipped_set() -> None:
     final = replay_actions(game, answer.witness.actions)
     assert final.outcome is not None and final.outcome.reason is OutcomeReason.STAR_VICTORY
     assert final.outcome.round == answer.earliest
-    assert answer.proved_none_by >= 1
+    assert answer.proved_none_by >= 1  # the abstraction's proofs (turns 1-3 in about a second) have no caps
+    assert all(not method.endswith("(within the caps)") for turn, method in answer.turn_methods().items()
+               if turn <= answer.proved_none_by)
     assert not answer.earliest_exact or answer.proved_none_by == answer.earliest - 1
+    assert_consistent(answer)
 
 
 def test_a_goal_at_the_first_turn_on_the_shipped_set() -> None:
@@ -138,6 +185,7 @@ def test_a_goal_at_the_first_turn_on_the_shipped_set() -> None:
     answer = solve(game, QueryKind.GOAL, 1, opponent=Opponent.ANY, goal=1, timeout_s=20)
     assert answer.status == "yes" and answer.earliest == 1 and answer.earliest_exact
     assert answer.witness is not None
+    assert_consistent(answer)
     assert 1 in replay_actions(game, answer.witness.actions).achieved
 
 
@@ -177,7 +225,8 @@ def test_goals_by_turn_one_flags_the_covered_goals_unreachable() -> None:
         assert witness is not None and number in replay_actions(MOVEMENT, witness.actions).achieved
     for number in (7, 8, 9):
         assert by_goal[number].status == "no", number
-        assert [c.status for c in by_goal[number].checks] == ["unsat"]
+        # proved by the Movement's abstraction (no caps), so the unrolling is not asked
+        assert by_goal[number].checks == [] and by_goal[number].exact
 
 
 @pytest.mark.parametrize("use_hunt", [True, False], ids=["hunt", "unrolling"])
@@ -188,7 +237,8 @@ def test_movement_win_flips_between_turn_one_and_two(use_hunt: bool) -> None:
     yes = solve(MOVEMENT, QueryKind.MOVEMENT_WIN, 2, Opponent.ANY, timeout_s=None, caps=MOVEMENT_CAPS,
                 check_caps=False, use_hunt=use_hunt)
     assert yes.status == "yes" and yes.earliest == 2 and yes.earliest_exact
-    assert yes.witness_from == ("hunt" if use_hunt else "unrolling")
+    # without the hunt, the Movement's abstraction finds the witness by playing its run in the engine
+    assert yes.witness_from == ("hunt" if use_hunt else "abstraction")
     assert yes.witness is not None
     final = replay_actions(MOVEMENT, yes.witness.actions)
     assert final.outcome is not None and final.outcome.reason is OutcomeReason.GOAL_VICTORY
@@ -201,12 +251,11 @@ def test_company_question_with_a_free_movement() -> None:
 
 def test_a_ruling_the_unrolling_cannot_model_still_gets_witnesses() -> None:
     """Every card file and ruling runs through `solve`: without the unrolling, the hunt still answers "yes",
-    and what only a proof could answer is "unknown" with the reason, never a guess."""
+    and the Movement's abstraction (whose Messaging covers any number of zones) still proves a "no"."""
     from doubtspec.model.rulings import Rulings
 
     game = Game(MOVEMENT.cards, Rulings.parse(["messaging-zones=any-zones"]))
     yes = solve(game, QueryKind.GOAL, 1, Opponent.ANY, goal=1, timeout_s=None, caps=MOVEMENT_CAPS)
     assert yes.status == "yes" and yes.witness is not None
-    unknown = solve(game, QueryKind.GOAL, 1, Opponent.ANY, goal=7, timeout_s=5, caps=MOVEMENT_CAPS)
-    assert unknown.status == "unknown" and unknown.checks == []
-    assert any("messaging-zones" in note for note in unknown.notes)
+    no = solve(game, QueryKind.GOAL, 1, Opponent.ANY, goal=7, timeout_s=5, caps=MOVEMENT_CAPS)
+    assert no.status == "no" and no.checks == [] and no.exact

@@ -4,7 +4,7 @@ A state is reached by a seeded random playout (the Movement passing, as in the e
 an engine-legal free action is drawn; the step is encoded over the concrete state with the
 action's decision fixed and the follow-up choices (Doubt columns, draws, Lobby targets) left to
 Z3; the model's choices are then played through the checked engine, and the engine's successor
-must equal the model's, field by field (`doubtspec.solver.witness.run_step` raises otherwise).
+must equal the model's, field by field (`doubtspec.solver.unrolling.witness.run_step` raises otherwise).
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
 from doubtspec.model.game import Game
 from doubtspec.model.rulings import Rulings
 from doubtspec.model.state import Actor, GameState, Phase
-from doubtspec.solver.encoding import GOAL_TARGET_BASE, SymState, Tables, concrete
-from doubtspec.solver.terms import TRUE, BoolTerm, Solver, and_, eq, not_
-from doubtspec.solver.transition import Encoder, Kind, Step
-from doubtspec.solver.witness import run_step
+from doubtspec.solver.unrolling.encoding import GOAL_TARGET_BASE, SymState, Tables, concrete
+from doubtspec.solver.unrolling.terms import TRUE, BoolTerm, Solver, and_, eq, not_
+from doubtspec.solver.unrolling.transition import Encoder, Kind, Step
+from doubtspec.solver.unrolling.witness import run_step
 
 DATA = Path(__file__).parent / "data"
 GAMES = {

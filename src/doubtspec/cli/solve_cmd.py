@@ -32,7 +32,6 @@ from doubtspec.cli.exitcodes import ExitCode
 from doubtspec.errors import Interrupted, OptionError
 from doubtspec.inputs import check_writable_file
 from doubtspec.model.game import Game
-from doubtspec.solver.bmc import DEFAULT_BUYS, DEFAULT_PLAYS, Caps
 from doubtspec.solver.degenerate import DEFAULT_THRESHOLDS, MATCHUPS, Finding, run_catalogue
 from doubtspec.solver.queries import (
     DEFAULT_TIMEOUT_S,
@@ -43,8 +42,9 @@ from doubtspec.solver.queries import (
     solve_goals,
     solve_query,
 )
-from doubtspec.solver.transition import UnsupportedCards
-from doubtspec.solver.witness import EncodingError
+from doubtspec.solver.unrolling.bmc import DEFAULT_BUYS, DEFAULT_PLAYS, Caps
+from doubtspec.solver.unrolling.transition import UnsupportedCards
+from doubtspec.solver.unrolling.witness import EncodingError
 from doubtspec.viewer.witness import write_witness_page
 
 T = TypeVar("T")
@@ -115,21 +115,28 @@ def _headline(answer: Answer) -> str:
                      f"{answer.proved_none_by + 1} and {answer.earliest}")
     elif answer.status == "no":
         head += f" — not by turn {answer.by_turn}"
-        head += " (exact)" if answer.exact else " (within the caps)"
+        head += " (proved)" if answer.exact else " (within the caps)"
     return head
 
 
 def _render(answer: Answer) -> None:
-    console.print(Panel(f"{escape(answer.question)}\n{_headline(answer)}", title=f"solve {answer.kind.value}",
-                        expand=False))
-    table = Table(title="unrolling: 'unsat' = impossible by that turn")
-    table.add_column("turn", justify="right")
-    table.add_column("result")
-    table.add_column("seconds", justify="right")
-    for check in answer.checks:
-        table.add_row(str(check.bound), check.status, f"{check.seconds:.2f}")
-    if answer.checks:
+    console.print(Panel(f"{escape(answer.question)}\n{_headline(answer)}", title=f"solve {answer.kind.value}", expand=False))
+    table = Table(title="per turn: which method settled it")
+    for column in ("turn", "verdict", "method", "seconds", "rests on"):
+        table.add_column(column, justify="right" if column in ("turn", "seconds") else "left")
+    for proof in sorted(answer.proofs.proofs, key=lambda p: (p.turn, p.method)):
+        verdict = proof.verdict.value if proof.concrete or proof.verdict.value != "possible" else (
+            "possible in the abstraction")
+        table.add_row(str(proof.turn), verdict, proof.method, f"{proof.seconds:.2f}",
+                      escape(proof.assumption or "-"))
+    if answer.proofs.proofs:
         console.print(table)
+    if answer.lemmas or answer.lemmas_rejected:
+        used = ", ".join(answer.lemmas) or "none"
+        console.print(f"lemmas proved for this card file and used: {used} ({answer.lemma_seconds:.1f} s)",
+                      highlight=False)
+        for name, why in answer.lemmas_rejected:
+            console.print(f"[yellow]lemma not used:[/] {name} ({why})", highlight=False)
     if answer.hunt is not None:
         found = "nothing" if answer.hunt.found is None else f"a game reaching it at turn {answer.hunt.found}"
         console.print(f"witness hunt: {found} ({answer.hunt.states} round roll-outs, {answer.hunt.seconds:.1f} s)",
@@ -142,7 +149,8 @@ def _render(answer: Answer) -> None:
     for note in answer.notes:
         console.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
     _render_assumptions(answer)
-    console.print(f"time: {answer.seconds:.1f} s", highlight=False)
+    console.print(f"time: {answer.seconds:.1f} s wall, {answer.cpu_seconds:.1f} s CPU; peak memory "
+                  f"{answer.peak_memory_mib:.0f} MiB", highlight=False)
 
 
 def _render_assumptions(answer: Answer) -> None:

@@ -1,16 +1,18 @@
-"""The bounded solver: "can it happen by turn N?", answered by Z3 and checked by the engine.
+"""The solver: "can it happen by turn N?", answered turn by turn by several methods and checked by the engine.
 
-    encoding.py     the state vector of one step (`name@t` variables), engine states projected onto it
-    transition.py   one step per Company decision, one clause group per rule (tagged with its Section)
-    bmc.py          the unrolling and the incremental loop (one solver, one more round per bound)
-    witness.py      models turned into engine actions, replayed through the checked engine
-    exhaustive.py   the second opinion: bounded search over the engine's own actions and chance
-    queries.py      the query catalogue and answers with their assumptions
+One room per method, each behind `doubtspec.solver.verdict.ProofMethod` (per turn: impossible,
+possible or unknown, with the method, its time and the lemmas it used):
 
-What is modelled exactly: the Company's whole side with the Movement passing every turn
-(`--opponent passive`): stars, Profit victory and the Company's defeats. Chance is a free choice
-(the best luck); turn N is round N (ruling turn-numbering=round). A turn's plays and buys are
-capped by the unrolling's slots; a "no" reports whether the caps were shown to cut off no run.
-The Movement's side (Goals, Messaging, its Tableau and Market) is not encoded yet: those queries
-are refused rather than approximated.
+    abstraction/    sound over-approximations over Z3 integers, one transition per round: counts of
+                    cards per zone, the other side free; their "impossible" is the game's, with no caps
+    unrolling/      the exact unrolling of the rules (one step per decision), which finds witnesses;
+                    exact within its per-turn caps, which every answer resting on them states
+    hunt.py         the witness hunt: a best-luck beam search over the engine (only ever says "yes")
+    exhaustive.py   the second opinion for small card files: bounded search over the engine's own actions
+
+    verdict.py      the shared per-turn verdicts and the one time budget of a question
+    queries.py      the query catalogue: picks the methods, merges their verdicts into one answer
+    progress.py     the hunt's scores per question
+
+Imports flow one way: queries -> (abstraction, unrolling, hunt) -> verdict -> model.
 """

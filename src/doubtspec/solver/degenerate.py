@@ -16,7 +16,6 @@ from typing import Any
 from doubtspec.agents.base import Matchup
 from doubtspec.agents.simulate import SimulationStats, simulate
 from doubtspec.model.game import Game
-from doubtspec.solver.bmc import Caps
 from doubtspec.solver.queries import (
     COMPANY_QUERIES,
     DEFAULT_CAPS,
@@ -27,6 +26,7 @@ from doubtspec.solver.queries import (
     QueryKind,
     solve_query,
 )
+from doubtspec.solver.unrolling.bmc import Caps
 
 DEFAULT_THRESHOLDS: Mapping[QueryKind, int] = {
     QueryKind.STARS: 8,

@@ -31,7 +31,7 @@ from doubtspec.model.game import Game
 from doubtspec.model.legal import LOWER_GOALS
 from doubtspec.model.state import NO_CARD, Actor, GameState, Outcome, Phase
 from doubtspec.model.steps import ChooseStartingCard, DealGoal, FillMarket, GoalSplit
-from doubtspec.solver.bmc import Caps
+from doubtspec.solver.unrolling.bmc import Caps
 
 Target = Callable[[Outcome], bool]
 StateTarget = Callable[[GameState], bool]

@@ -1,23 +1,24 @@
 """The solver's questions ("can it happen by turn N?") and their answers, each with what was assumed.
 
-Two methods answer together, within one time budget:
+The methods answer together, within one time budget (`doubtspec.solver.verdict.Budget`):
 - the witness hunt (`doubtspec.solver.hunt`), a best-luck beam search over the engine, looks for
   a game that reaches the target by turn N; it is fast deep into the game but can only say "yes";
-- the bounded unrolling (`doubtspec.solver.bmc`) checks turn after turn whether the target can be
-  reached; each "unsat" is a proof that it cannot by that turn, and its first "sat" is the earliest
-  turn, with a model that becomes a witness.
+- the abstraction (`doubtspec.solver.abstraction`), a sound over-approximation checked by Z3 over
+  integers one round per step, proves turns impossible with no caps (Company questions);
+- the exact unrolling (`doubtspec.solver.unrolling`) checks the turns the abstraction left open;
+  its first "sat" is a witness, its "unsat" holds within its per-turn caps unless a follow-up
+  check shows that the caps cut off no run.
 
-The hunt runs first; the unrolling then tries to prove that nothing earlier than the hunt's
-witness (or nothing up to N) exists. An answer is "yes" (a witness, replayed through the engine's
-checked `play`), "no" (every turn up to N proved impossible; `exact` says whether the per-turn
-caps were shown to cut off no run) or "unknown" (neither a witness nor a proof within the budget).
-A "yes" also says how far the earliest turn is proved: `proved_none_by` is the last turn shown to
-be impossible, so the earliest turn is exact when the witness comes at `proved_none_by + 1`.
-Every answer carries its `Assumptions`.
+Every method's verdict per turn is kept (`Answer.proofs`); `_conclude` derives the answer from
+them alone, so the headline, `proved_none_by` and the notes cannot disagree. An answer is "yes"
+(a witness, replayed through the engine's checked `play`; "earliest at turn k (proved)" when every
+turn before k is impossible with no assumption), "no" (every turn up to N impossible; `exact`
+False/None when some turn rests on the caps) or "unknown". Every answer carries its `Assumptions`.
 """
 
 from __future__ import annotations
 
+import resource
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,12 +28,17 @@ from typing import Any
 from doubtspec.errors import OptionError
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, OutcomeReason
-from doubtspec.solver import bmc, progress
-from doubtspec.solver.bmc import BoundResult, Caps
-from doubtspec.solver.encoding import Out, Tables
+from doubtspec.solver import progress
+from doubtspec.solver.abstraction import company as company_abstraction
+from doubtspec.solver.abstraction.movement_prover import MovementProver, movement_abstraction
+from doubtspec.solver.abstraction.prover import AbstractionProver
 from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, hunt, turn_reached
-from doubtspec.solver.transition import UnsupportedCards
-from doubtspec.solver.witness import Witness, replay, replay_actions
+from doubtspec.solver.unrolling import bmc
+from doubtspec.solver.unrolling.bmc import BoundResult, Caps
+from doubtspec.solver.unrolling.encoding import Out, Tables
+from doubtspec.solver.unrolling.transition import UnsupportedCards
+from doubtspec.solver.unrolling.witness import Witness, replay, replay_actions
+from doubtspec.solver.verdict import Budget, TurnProof, TurnProofs, TurnVerdict
 
 
 class QueryKind(Enum):
@@ -73,8 +79,10 @@ class Opponent(Enum):
 
 
 DEFAULT_TIMEOUT_S = 45.0
-HUNT_SHARE = 0.4
-"""The share of the budget the hunt may use before the unrolling takes over (it stops early on a find)."""
+HUNT_SHARE = 0.3
+"""The share of the budget the hunt may use before the proofs start (it stops early on a find)."""
+ABSTRACTION_SHARE = 0.6
+"""The share of what is left after the hunt that the abstraction may use before the unrolling takes over."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +147,27 @@ class Answer:
     goal: int | None = None
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    proofs: TurnProofs = field(default_factory=TurnProofs)
+    """Every method's verdict per turn (the hunt's and the unrolling's witnesses, the abstraction's proofs)."""
+    proved_none_by_within_caps: int = 0
+    """The last turn shown impossible when the unrolling's caps are assumed (>= `proved_none_by`)."""
+    lemmas: list[str] = field(default_factory=list)
+    """Lemmas proved for this card file and used by the abstraction."""
+    lemmas_rejected: list[tuple[str, str]] = field(default_factory=list)
+    lemma_seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    peak_memory_mib: float = 0.0
+
+    def turn_methods(self) -> dict[int, str]:
+        """For each turn before the earliest (or up to the bound), the method that proved it impossible."""
+        last = self.proved_none_by_within_caps
+        methods: dict[int, str] = {}
+        for turn in range(1, last + 1):
+            covering = [p for p in self.proofs.proofs if p.verdict is TurnVerdict.IMPOSSIBLE and p.turn >= turn]
+            exact = [p for p in covering if p.assumption is None]
+            chosen = min(exact or covering, key=lambda p: p.turn)
+            methods[turn] = chosen.method + ("" if chosen.assumption is None else " (within the caps)")
+        return methods
 
     @property
     def earliest_exact(self) -> bool:
@@ -158,7 +187,14 @@ class Answer:
             "hunt": None if self.hunt is None else {
                 "found_turn": self.hunt.found, "states": self.hunt.states, "seconds": round(self.hunt.seconds, 3),
                 "turns_searched": self.hunt.rounds_searched},
-            "seconds": round(self.seconds, 3), "notes": self.notes,
+            "seconds": round(self.seconds, 3), "cpu_seconds": round(self.cpu_seconds, 3),
+            "peak_memory_mib": round(self.peak_memory_mib, 1), "notes": self.notes,
+            "proved_none_by_turn_within_caps": self.proved_none_by_within_caps,
+            "proofs": self.proofs.to_json(),
+            "impossible_turns": {str(turn): method for turn, method in self.turn_methods().items()},
+            "lemmas_used": self.lemmas,
+            "lemmas_rejected": [{"lemma": name, "why": why} for name, why in self.lemmas_rejected],
+            "lemma_seconds": round(self.lemma_seconds, 3),
         }
 
 
@@ -179,9 +215,10 @@ def assumptions(game: Game, query: Query, opponent: Opponent, caps: Caps) -> Ass
         scope = "both sides' whole rules, per the reference engine"
     return Assumptions(
         opponent=who, chance=CHANCE, rulings=dict(game.rulings.choices), bound=BOUND,
-        caps=(f"the unrolling has at most {caps.plays} plays (an unlobby counts as one) and {caps.buys} buys per "
-              "Company turn; a 'no' says whether these caps were shown to cut off no run; witnesses from the "
-              "hunt are not capped"),
+        caps=(f"none for turns the abstraction proves impossible; the unrolling has at most {caps.plays} plays "
+              f"(an unlobby counts as one) and {caps.buys} buys per Company turn, and each turn it alone proves "
+              "impossible is marked 'within the caps' unless the caps were shown to cut off no run; witnesses "
+              "are replayed through the engine and are never capped"),
         scope=scope,
     )
 
@@ -243,7 +280,21 @@ def progress_of(query: Query) -> Progress:
     return PROGRESS[query.kind]
 
 
-# --- the two methods ----------------------------------------------------------------------------
+# --- the methods -------------------------------------------------------------------------------
+
+
+def abstraction_for(game: Game, query: Query) -> AbstractionProver | None:
+    """The sound abstraction that can prove this query's turns impossible, if there is one."""
+    if query.kind is QueryKind.STARS:
+        target = company_abstraction.STAR
+    elif query.kind is QueryKind.PROFIT:
+        target = company_abstraction.PROFIT
+    elif query.kind in (QueryKind.GOAL, QueryKind.MOVEMENT_WIN):
+        return movement_abstraction(game, query.goal)
+    else:
+        return None  # the Company's defeats have no abstraction here yet
+    model = company_abstraction.CompanyAbstraction.of(game)
+    return AbstractionProver("abstraction", model.system(target), model.lemmas())
 
 
 @dataclass(slots=True)
@@ -256,14 +307,14 @@ class _Proof:
     """Why the unrolling could not model the card file or rulings (no proof is then possible)."""
 
 
-def _prove(game: Game, query: Query, opponent: Opponent, upto: int, caps: Caps, deadline: float,
+def _prove(game: Game, query: Query, opponent: Opponent, first: int, upto: int, caps: Caps, deadline: float,
            check_caps: bool) -> _Proof:
-    """Unroll turn by turn up to `upto`, checking the target at each, until the deadline."""
+    """Unroll turn by turn, checking the target at turns `first`..`upto`, until the deadline."""
     proof = _Proof()
-    if upto < 1:
+    if upto < first:
         return proof
     try:
-        proof.run = bmc.search(game, unrolling_goal(query), upto, caps, check_caps=check_caps,
+        proof.run = bmc.search(game, unrolling_goal(query), upto, caps, first_round=first, check_caps=check_caps,
                                movement_free=opponent is Opponent.ANY, deadline=deadline)
     except UnsupportedCards as exc:
         proof.unsupported = str(exc)
@@ -275,25 +326,45 @@ def _prove(game: Game, query: Query, opponent: Opponent, upto: int, caps: Caps, 
     return proof
 
 
+def _caps_text(caps: Caps) -> str:
+    return f"at most {caps.plays} plays and {caps.buys} buys per Company turn (the unrolling's caps)"
+
+
+def _unrolling_proofs(run: bmc.Run, caps: Caps) -> list[TurnProof]:
+    """The unrolling's checks as per-turn verdicts; an "impossible" rests on the caps unless shown not to bind."""
+    assumption = None if run.exact else _caps_text(caps)
+    verdicts = {"unsat": TurnVerdict.IMPOSSIBLE, "sat": TurnVerdict.POSSIBLE}
+    return [TurnProof(c.bound, verdicts.get(c.status, TurnVerdict.UNKNOWN), "unrolling", c.seconds,
+                      assumption=assumption if c.status == "unsat" else None)
+            for c in run.checks]
+
+
+def peak_memory_mib() -> float:
+    """The process's peak resident memory so far (ru_maxrss is in KiB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
                 timeout_s: float | None = DEFAULT_TIMEOUT_S, caps: Caps = DEFAULT_CAPS, check_caps: bool = True,
-                hunt_settings: HuntSettings | None = None, use_hunt: bool = True, earliest: bool = True) -> Answer:
-    """Answer one query with the hunt and the unrolling; a "yes" comes with a witness replayed in the engine.
+                hunt_settings: HuntSettings | None = None, use_hunt: bool = True, earliest: bool = True,
+                use_abstraction: bool = True, use_unrolling: bool = True) -> Answer:
+    """Answer one query: the hunt for a witness, then proofs turn by turn (abstraction first, then the unrolling).
 
     `earliest` False: stop at the hunt's witness instead of proving the turns before it impossible.
     """
     check_supported(query, opponent, game)
     started = time.perf_counter()
-    budget = timeout_s if timeout_s is not None else float("inf")
-    deadline = started + budget
+    cpu_started = time.process_time()
+    budget = Budget.of(timeout_s)
     answer = Answer(query.kind, query.question, query.by_turn, "unknown", None, None,
                     assumptions(game, query, opponent, caps), goal=query.goal)
     target = state_target(query)
     upto = query.by_turn
     if use_hunt:
+        hunt_started = time.perf_counter()
         found = hunt(game, target, progress_of(query), query.by_turn,
                      passive=opponent is Opponent.PASSIVE or query.side_is_company, settings=hunt_settings,
-                     deadline=started + budget * HUNT_SHARE)
+                     deadline=budget.share(HUNT_SHARE).deadline if budget.deadline != float("inf") else None)
         answer.hunt = found
         if found.actions is not None:
             final = replay_actions(game, found.actions)
@@ -303,48 +374,97 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
             answer.witness_from = "hunt"
             answer.earliest = turn_reached(final)
             answer.status = "yes"
+            answer.proofs.add(TurnProof(answer.earliest, TurnVerdict.POSSIBLE, "hunt",
+                                        time.perf_counter() - hunt_started))
             upto = answer.earliest - 1 if earliest else 0
-    proof = _prove(game, query, opponent, upto, caps, deadline, check_caps and answer.status != "yes")
+    # The abstraction: its "impossible" is the game's, with no caps.
+    proved = 0
+    prover = abstraction_for(game, query) if use_abstraction and upto >= 1 and budget.can_start() else None
+    if prover is not None:
+        for settled in prover.decide(upto, budget.share(ABSTRACTION_SHARE if use_unrolling else 1.0)):
+            answer.proofs.add(settled)
+            if settled.verdict is TurnVerdict.IMPOSSIBLE:
+                proved = settled.turn
+        answer.lemmas = [lemma.name for lemma in prover.lemmas]
+        answer.lemmas_rejected = prover.rejected
+        answer.lemma_seconds = prover.lemma_seconds
+        if isinstance(prover, MovementProver) and prover.witness is not None:
+            # the abstraction's run, played in the engine: a witness at the first turn it could not rule out
+            final = replay_actions(game, prover.witness)
+            if not target(final) or turn_reached(final) <= proved:
+                raise AssertionError("a refined witness misses its target or contradicts a proof")
+            answer.witness, answer.witness_from = Witness(prover.witness, final), "abstraction"
+            answer.earliest, answer.status, upto = turn_reached(final), "yes", turn_reached(final) - 1
+    # The unrolling: the turns the abstraction left open (a witness if it finds one; its "no" rests on caps).
+    proof = _Proof()
+    if use_unrolling and proved < upto and budget.can_start():
+        proof = _prove(game, query, opponent, proved + 1, upto, caps, budget.working_end,
+                       check_caps and answer.status != "yes")
+        answer.checks = proof.run.checks
+        for turn_proof in _unrolling_proofs(proof.run, caps):
+            answer.proofs.add(turn_proof)
+        if proof.unsupported is not None:
+            answer.notes.append(f"the unrolling cannot model this card file or ruling ({proof.unsupported})")
     run = proof.run
-    answer.checks = run.checks
-    answer.proved_none_by = proof.proved
-    if proof.unsupported is not None:
-        answer.notes.append(f"no proof is possible: the unrolling cannot model this card file or ruling "
-                            f"({proof.unsupported}); only the hunt's witnesses answer")
     if run.found is not None and run.model is not None:
         answer.witness = replay(Tables.of(game), run.steps, run.model)
         answer.witness_from = "unrolling"
         answer.earliest = run.found
         answer.status = "yes"
-        answer.exact = None
-    elif answer.status == "yes" and not answer.earliest_exact:
-        if earliest:
-            answer.notes.append(f"earliest turn between {proof.proved + 1} and {answer.earliest}: turns up to "
-                                f"{proof.proved} are proved impossible (within the caps), later ones were not "
-                                "decided in time")
-        else:
-            answer.notes.append("earlier turns were not looked at (--no-earliest)")
-    elif proof.proved == query.by_turn:
-        answer.status = "no"
-        answer.exact = run.exact
-        if run.exact is False:
-            answer.notes.append("a run within the bound can fill a turn's last play or buy slot and go on: "
-                                "the 'no' holds for runs within the caps; raise --plays/--buys for a proof")
-        elif run.exact is None and check_caps:
-            answer.notes.append("the caps check did not finish: the 'no' holds for runs within the caps")
-    elif proof.unsupported is None:
-        last = run.checks[-1].bound if run.checks else 1
-        answer.notes.append(f"unknown within {budget:g} s: no witness found, and turn {last} was not decided")
+        answer.proofs.add(TurnProof(run.found, TurnVerdict.POSSIBLE, "unrolling", 0.0))
+    _conclude(answer, query, caps, earliest, run)
     answer.seconds = time.perf_counter() - started
+    answer.cpu_seconds = time.process_time() - cpu_started
+    answer.peak_memory_mib = peak_memory_mib()
     return answer
+
+
+def _conclude(answer: Answer, query: Query, caps: Caps, earliest: bool, run: bmc.Run) -> None:
+    """Set the status, the proved turns and the notes from the per-turn proofs, so that they never disagree."""
+    exact_upto = answer.proofs.proved_none_by(with_assumptions=False)
+    capped_upto = answer.proofs.proved_none_by(with_assumptions=True)
+    if answer.earliest is not None:
+        exact_upto = min(exact_upto, answer.earliest - 1)
+        capped_upto = min(capped_upto, answer.earliest - 1)
+    answer.proved_none_by = exact_upto
+    answer.proved_none_by_within_caps = capped_upto
+    if answer.status == "yes":
+        assert answer.earliest is not None
+        answer.exact = True if answer.earliest_exact else None
+        if answer.earliest_exact:
+            return
+        if not earliest:
+            answer.notes.append("earlier turns were not looked at (--no-earliest)")
+        elif capped_upto > exact_upto:
+            answer.notes.append(f"turns {exact_upto + 1}-{capped_upto} are impossible only within the unrolling's "
+                                f"caps ({_caps_text(caps)}): the earliest is proved to lie between turn "
+                                f"{exact_upto + 1} and {answer.earliest}")
+        else:
+            answer.notes.append(f"turns up to {exact_upto} are proved impossible; turn {exact_upto + 1} was not "
+                                "decided in time")
+        return
+    if exact_upto >= query.by_turn:
+        answer.status = "no"
+        answer.exact = True
+    elif capped_upto >= query.by_turn:
+        answer.status = "no"
+        answer.exact = False if run.exact is False else None
+        answer.notes.append(f"turns {exact_upto + 1}-{query.by_turn} are impossible only within the caps "
+                            f"({_caps_text(caps)}): the 'no' holds for runs within the caps; raise --plays/--buys "
+                            "or give more time for a proof")
+    else:
+        answer.notes.append(f"unknown within the budget: no witness found, turns up to {exact_upto} proved impossible"
+                            + (f" ({capped_upto} within the caps)" if capped_upto > exact_upto else "")
+                            + f", turn {capped_upto + 1} not decided in time")
 
 
 def solve(game: Game, kind: QueryKind, by_turn: int, opponent: Opponent = Opponent.ANY,
           timeout_s: float | None = DEFAULT_TIMEOUT_S, caps: Caps = DEFAULT_CAPS, check_caps: bool = True,
-          goal: int | None = None, use_hunt: bool = True, earliest: bool = True) -> Answer:
+          goal: int | None = None, use_hunt: bool = True, earliest: bool = True, use_abstraction: bool = True,
+          use_unrolling: bool = True) -> Answer:
     """`solve_query` for one kind (a convenience for the tests and benchmarks)."""
     return solve_query(game, Query(kind, by_turn, goal), opponent, timeout_s, caps, check_caps, use_hunt=use_hunt,
-                       earliest=earliest)
+                       earliest=earliest, use_abstraction=use_abstraction, use_unrolling=use_unrolling)
 
 
 def solve_goals(game: Game, by_turn: int, opponent: Opponent = Opponent.ANY,

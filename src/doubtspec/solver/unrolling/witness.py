@@ -64,10 +64,19 @@ from doubtspec.model.steps import (
 )
 from doubtspec.reports.atomic import atomic_write_text
 from doubtspec.reports.trace import TraceFile
-from doubtspec.solver.encoding import GOAL_PLACES, GOAL_TARGET_BASE, Loc, Tables, comparable, decode, diff, project
-from doubtspec.solver.movement import SKIP, Act
-from doubtspec.solver.terms import Model
-from doubtspec.solver.transition import DrawBlock, Kind, Step, Token
+from doubtspec.solver.unrolling.encoding import (
+    GOAL_PLACES,
+    GOAL_TARGET_BASE,
+    Loc,
+    Tables,
+    comparable,
+    decode,
+    diff,
+    project,
+)
+from doubtspec.solver.unrolling.movement import SKIP, Act
+from doubtspec.solver.unrolling.terms import Model
+from doubtspec.solver.unrolling.transition import DrawBlock, Kind, Step, Token
 
 
 class EncodingError(DoubtspecError):

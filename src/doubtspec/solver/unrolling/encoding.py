@@ -12,7 +12,7 @@ compares small numbers instead of counting sixty cards). Of the Movement's side 
 the Company can touch while the Movement only passes: which Market spaces hold a card, the
 Lobbying Profit on Market spaces and Goals, and the sizes of the Market deck and discard pile.
 
-With the Movement free (`movement=True`, `doubtspec.solver.movement`) the vector also covers the
+With the Movement free (`movement=True`, `doubtspec.solver.unrolling.movement`) the vector also covers the
 Movement's whole side (`movement_names`): each Movement card's place (`mloc.C`, an `MLoc`), the
 Tableau as slots (`tab.K` the card in slot K from the left or 0, `tup.K` face up, `mtl` its
 length), the Market's cards (`mkt.I`, 0 when empty, alongside `mocc.I`), the hand size (`mhand`),
@@ -31,7 +31,7 @@ from enum import IntEnum
 from doubtspec.model.cards import Ban, CompanyCard, Icon, TokenKind, Trigger
 from doubtspec.model.game import Game
 from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, OutcomeReason
-from doubtspec.solver.terms import (
+from doubtspec.solver.unrolling.terms import (
     BoolTerm,
     IntTerm,
     Model,

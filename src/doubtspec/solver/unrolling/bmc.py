@@ -2,7 +2,7 @@
 
 Round N (ruling turn-numbering=round) is the Movement's Nth turn followed by the Company's Nth
 turn. Its steps are: the Movement's pass (with the start of the Company's turn; with
-`movement_free`, the Movement's free turn of `doubtspec.solver.movement`), `plays` play
+`movement_free`, the Movement's free turn of `doubtspec.solver.unrolling.movement`), `plays` play
 slots, the end of the Play Phase, `buys` buy slots, and the end of the Buy Phase with the Draw
 Phase, the Reshuffle Sequence and Pacing. An outcome freezes the game: later steps change
 nothing that a query reads.
@@ -20,8 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from doubtspec.model.game import Game
-from doubtspec.solver.encoding import Out, SymState, Tables, domain
-from doubtspec.solver.terms import (
+from doubtspec.solver.unrolling.encoding import Out, SymState, Tables, domain
+from doubtspec.solver.unrolling.movement import encoder_for
+from doubtspec.solver.unrolling.terms import (
     BoolTerm,
     Model,
     Solver,
@@ -36,7 +37,8 @@ from doubtspec.solver.terms import (
     lvar,
     or_,
 )
-from doubtspec.solver.transition import Encoder, Step
+from doubtspec.solver.unrolling.transition import Step
+from doubtspec.solver.verdict import OutOfTime
 
 DEFAULT_PLAYS = 8
 DEFAULT_BUYS = 4
@@ -80,15 +82,19 @@ class Unrolling:
     """The transition system unrolled round by round into one incremental solver."""
 
     def __init__(self, game: Game, caps: Caps | None = None, timeout_s: float | None = None, seed: int = 0,
-                 movement_free: bool = False) -> None:
+                 movement_free: bool = False, deadline: float | None = None) -> None:
+        self.deadline = deadline
+        """Building stops (`OutOfTime`) once `time.perf_counter()` passes this: formula building is charged too."""
         self.tables = Tables.of(game)
         self.movement_free = movement_free
-        self.encoder = Encoder(self.tables, movement_free)
+        self.encoder = encoder_for(self.tables, movement_free)
+        self.encoder.deadline = deadline
         self.caps = caps if caps is not None else Caps()
         self.solver = Solver(timeout_s, seed)
         self.steps: list[Step] = []
         self.round_end: list[SymState] = []
         self.cap_hits: list[BoolTerm] = []
+        self._in_time("Set-Up")
         setup = self.encoder.setup()
         self._commit(setup)
         self.round_end.append(setup.after)
@@ -97,8 +103,14 @@ class Unrolling:
     def rounds(self) -> int:
         return len(self.round_end) - 1
 
+    def _in_time(self, what: str) -> None:
+        """Raise `OutOfTime` once the deadline has passed (checked before and after each step is built)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfTime(f"out of time while building {what}")
+
     def _commit(self, step: Step) -> None:
         """Add a step's clause groups and name its successor's non-trivial entries `name@label`."""
+        self._in_time(step.label)
         for group in step.groups:
             self.solver.add(group.constraint)
         after = step.after.copy()
@@ -122,12 +134,15 @@ class Unrolling:
         enc = self.encoder
         r = self.rounds + 1
         s = self.round_end[-1]
+        self._in_time(f"round {r}")
         step = enc.movement_turn(s, r) if self.movement_free else enc.movement_pass(s, r)
         self._commit(step)
         s = self._slots(step.after, r, self.caps.plays, enc.play_slot, enc.can_play_any)
+        self._in_time(f"round {r}")
         step = enc.end_play(s, r)
         self._commit(step)
         s = self._slots(step.after, r, self.caps.buys, enc.buy_slot, enc.can_buy_any)
+        self._in_time(f"round {r}")
         step = enc.end_buy(s, r)
         self._commit(step)
         self.round_end.append(step.after)
@@ -139,6 +154,7 @@ class Unrolling:
         """Unroll one phase's `count` slots; record when its last slot is used and another could follow."""
         active: BoolTerm = eq(s.i["out"], int(Out.NONE))
         for k in range(count):
+            self._in_time(f"round {r}")
             step = slot(s, r, k, active)
             self._commit(step)
             s = step.after
@@ -176,18 +192,26 @@ def search(game: Game, goal: Goal, max_rounds: int, caps: Caps | None = None, ti
     check gets what is left, and a round reached after it is recorded as "unknown".
     """
     run = Run()
-    unrolling = Unrolling(game, caps, timeout_s, movement_free=movement_free)
+    try:
+        unrolling = Unrolling(game, caps, timeout_s, movement_free=movement_free, deadline=deadline)
+    except OutOfTime:
+        run.checks.append(BoundResult(first_round, "unknown", 0.0))
+        return run
 
     def time_left() -> bool:
         if deadline is None:
             return True
         left = deadline - time.perf_counter()
-        if left > 0:
+        if left > 0.001:
             unrolling.solver.set_timeout(min(left, timeout_s or Z3_LONGEST_S))
-        return left > 0
+        return left > 0.001
 
     for r in range(1, max_rounds + 1):
-        end = unrolling.add_round()
+        try:
+            end = unrolling.add_round()
+        except OutOfTime:
+            run.checks.append(BoundResult(max(r, first_round), "unknown", 0.0))
+            return run
         if r < first_round:
             continue
         if not time_left():

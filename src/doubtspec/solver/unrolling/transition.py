@@ -6,7 +6,7 @@ follow-up choices and chance draws that the engine asks for before it is at rest
 columns, Lobby targets, cards drawn: free choices, the best luck); the engine's automatic steps
 are folded in. Each rule contributes one `ClauseGroup`, tagged with its rulebook section, and
 every choice is recorded (a `Token`, a `DrawBlock`, the Doubt split) so that a model can be turned
-back into engine actions (`doubtspec.solver.witness`).
+back into engine actions (`doubtspec.solver.unrolling.witness`).
 
 Three exact reformulations keep the formula small, each resting on a fact checked on the card
 data or proved from the rules, and each covered by the agreement tests:
@@ -21,7 +21,7 @@ data or proved from the rules, and each covered by the agreement tests:
 
 Scope: the Company's whole side; by default the Movement passes every turn (`--opponent passive`), so
 no Goal is achieved, nothing is banned and no Restriction card moves. With `movement_free` the
-Movement's side is encoded too (`doubtspec.solver.movement`): its turn, its Set-Up and its part of
+Movement's side is encoded too (`doubtspec.solver.unrolling.movement`): its turn, its Set-Up and its part of
 Pacing, and the Company reads the bans (playability, Reserve triggers, Reshuffle Sequence C).
 Card files whose Reshuffle effects trash cards from the hand are refused (`UnsupportedCards`):
 their order against the Reserve's own moves to the trash pile is not modelled.
@@ -29,9 +29,10 @@ their order against the Reserve's own moves to the trash pile is not modelled.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from doubtspec.errors import DoubtspecError
 from doubtspec.model.cards import (
@@ -50,7 +51,7 @@ from doubtspec.model.cards import (
     Trigger,
 )
 from doubtspec.rulebook import Section
-from doubtspec.solver.encoding import (
+from doubtspec.solver.unrolling.encoding import (
     GOAL_PLACES,
     GOAL_TARGET_BASE,
     MAX_LOBBY,
@@ -59,7 +60,7 @@ from doubtspec.solver.encoding import (
     SymState,
     Tables,
 )
-from doubtspec.solver.terms import (
+from doubtspec.solver.unrolling.terms import (
     FALSE,
     TRUE,
     Bool,
@@ -90,9 +91,23 @@ from doubtspec.solver.terms import (
     same,
     wsum,
 )
+from doubtspec.solver.verdict import OutOfTime
 
-if TYPE_CHECKING:
-    from doubtspec.solver.movement import MovementEncoder
+
+class MovementPart(Protocol):
+    """The Movement's side of a step, when the Movement is free (built by `unrolling.movement`).
+
+    This module never imports the Movement's: the Movement's encoder builds on the Company's, and
+    `doubtspec.solver.unrolling.movement.encoder_for` joins the two (imports flow one way).
+    """
+
+    def setup(self, s: SymState, step: Step) -> SymState: ...
+
+    def turn(self, s: SymState, rnd: int) -> Step: ...
+
+    def pacing(self, s: SymState, ctx: BoolTerm, label: str, step: Step) -> SymState: ...
+
+    def removed_from_market(self, s: SymState, asked: BoolTerm, space: IntTerm) -> SymState: ...
 
 
 class UnsupportedCards(DoubtspecError):
@@ -171,9 +186,10 @@ class Step:
 class Encoder:
     """Builds steps over `SymState`s for one game (cards and rulings)."""
 
-    def __init__(self, tables: Tables, movement_free: bool = False) -> None:
+    def __init__(self, tables: Tables, movement: Callable[[Encoder], MovementPart] | None = None) -> None:
+        """`movement`: builds the free Movement's part (None: the Movement passes every turn)."""
         self.t = tables
-        self.free = movement_free
+        self.free = movement is not None
         for c in tables.cards:
             card = tables.card(c)
             for e in card.reserve.effects + card.reserve.on_reshuffle if card.reserve is not None else ():
@@ -204,11 +220,14 @@ class Encoder:
         self.reserve_cards = tuple(c for c in tables.cards if tables.card(c).reserve is not None)
         # Under ruling budget-payment=minimal a card without Budget never pays; under any-cover it may.
         self.payers = tuple(c for c in tables.cards if tables.budget[c] > 0 or not tables.minimal_payment)
-        self.movement: MovementEncoder | None = None
-        if movement_free:
-            from doubtspec.solver.movement import MovementEncoder  # the Movement's module builds on this one
+        self.deadline: float | None = None
+        """Building past this `time.perf_counter()` raises `OutOfTime` (set by the unrolling from the budget)."""
+        self.movement: MovementPart | None = movement(self) if movement is not None else None
 
-            self.movement = MovementEncoder(self)
+    def in_time(self, what: str) -> None:
+        """Raise `OutOfTime` once the deadline has passed: long builds check it as they go."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfTime(f"out of time while building {what}")
 
     # --- bans (Company Rules > Interference; Goals of a free Movement) --------------------------
 
@@ -510,7 +529,7 @@ class Encoder:
         return step
 
     def movement_turn(self, s: SymState, rnd: int) -> Step:
-        """The Movement's free turn (`doubtspec.solver.movement`); the Company's turn starts."""
+        """The Movement's free turn (`doubtspec.solver.unrolling.movement`); the Company's turn starts."""
         if self.movement is None:
             raise AssertionError("the Movement's turn is encoded only with movement_free")
         return self.movement.turn(s, rnd)

@@ -1,12 +1,12 @@
 """The Movement's side of the transition relation: its turn, its Set-Up and its part of Pacing.
 
-Used by `doubtspec.solver.transition.Encoder` when the Movement is free (`movement_free`); the
-state vector's Movement entries are described in `doubtspec.solver.encoding`. A Movement turn is
+Used by `doubtspec.solver.unrolling.transition.Encoder` when the Movement is free (`movement_free`); the
+state vector's Movement entries are described in `doubtspec.solver.unrolling.encoding`. A Movement turn is
 one step: the free action (Pass, Play, Buy) with its payment, then every follow-up the engine asks
 for (Messaging, Agitation or Organize after a Buy, the Market refill of Organize), then the start
 of the Company's turn. Each follow-up is a free decision variable, chance (a card drawn from the
 Market deck, the Goal deal) is a free choice (the best luck), and every choice is recorded in the
-step (`Step.ints`, `Step.bools`, `Step.tokens["mfill"]`) so that `doubtspec.solver.witness` can
+step (`Step.ints`, `Step.bools`, `Step.tokens["mfill"]`) so that `doubtspec.solver.unrolling.witness` can
 rebuild the engine's actions.
 
 The Tableau is a row of slots (`tab.K`, `tup.K`, `mtl`); a card's data is read through a sum over
@@ -35,8 +35,8 @@ from doubtspec.model.cards import (
 from doubtspec.model.legal import LOWER_GOALS
 from doubtspec.model.movement import COVERED_BY, UPPER_STACK_PLACES
 from doubtspec.rulebook import Section
-from doubtspec.solver.encoding import GOAL_PLACES, Loc, MLoc, Out, SymState
-from doubtspec.solver.terms import (
+from doubtspec.solver.unrolling.encoding import GOAL_PLACES, Loc, MLoc, Out, SymState, Tables
+from doubtspec.solver.unrolling.terms import (
     FALSE,
     TRUE,
     Bool,
@@ -65,7 +65,7 @@ from doubtspec.solver.terms import (
     or_,
     wsum,
 )
-from doubtspec.solver.transition import ClauseGroup, Encoder, Step, Token, UnsupportedCards
+from doubtspec.solver.unrolling.transition import ClauseGroup, Encoder, Step, Token, UnsupportedCards
 
 
 class Act:
@@ -103,6 +103,7 @@ class MovementEncoder:
 
     def card_value(self, card: Int, f: Callable[[MovementCard], int]) -> IntTerm:
         """`f` of the Movement card numbered `card` (0 for no card)."""
+        self.enc.in_time("the Movement's turn")  # the turn's formula is long to build: charge it to the budget
         game = self.t.game
         return wsum((eq(card, c), f(game.movement_card(c))) for c in self.cards)
 
@@ -601,3 +602,8 @@ def passive(name: str) -> Callable[[MovementCard], int]:
     def read(m: MovementCard) -> int:
         return int(getattr(m.passive, name))
     return read
+
+
+def encoder_for(tables: Tables, movement_free: bool = False) -> Encoder:
+    """The step encoder for a game: the Company's rules, with the free Movement's when asked."""
+    return Encoder(tables, MovementEncoder if movement_free else None)

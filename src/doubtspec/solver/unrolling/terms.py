@@ -255,7 +255,7 @@ def _widen(term: object, width: int) -> object:
 
 
 def set_width(bits: int) -> None:
-    """Size every integer term for the quantities of one game (see `doubtspec.solver.encoding.Tables`)."""
+    """Size every integer term for the quantities of one game (see `doubtspec.solver.unrolling.encoding.Tables`)."""
     global WIDTH
     WIDTH = bits
 

@@ -1,0 +1,159 @@
+"""The Company's counter abstraction admits every round the engine plays (so its "impossible" is the game's).
+
+Each round of a simulated game (every pairing of the random, careful and greedy agents, on the
+shipped set and the small test files) is projected onto the abstraction's state between rounds;
+the abstraction's one-round relation must admit the pair. A round that ends the game with a Star or
+Profit Victory must be admitted with that target's latch set. Set-Up must satisfy the abstraction's
+initial condition. The candidate lemmas are re-proved for every card file, and a false one is
+rejected rather than used.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import z3
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from doubtspec.agents.base import Matchup
+from doubtspec.agents.simulate import iter_game
+from doubtspec.model.cards import load_cards
+from doubtspec.model.game import Game
+from doubtspec.model.state import GameState, OutcomeReason, Phase
+from doubtspec.solver.abstraction import Budget, Fresh, Lemma, TurnVerdict, prove_lemma
+from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstraction
+from doubtspec.solver.abstraction.prover import AbstractionProver
+
+DATA = Path(__file__).parent / "data"
+FILES = {"shipped": None, "tiny": DATA / "tiny.toml", "tiny3": DATA / "tiny3.toml",
+         "tiny_movement": DATA / "tiny_movement.toml", "large": DATA / "large.toml"}
+GAMES = {name: Game(load_cards(path)) for name, path in FILES.items()}
+AGENTS = ("random", "careful", "greedy")
+
+
+class Admission:
+    """One solver holding the abstraction's round relation over symbolic pre/post states."""
+
+    def __init__(self, game: Game) -> None:
+        self.model = CompanyAbstraction.of(game)
+        self.system = self.model.system(STAR)
+        self.pre = self.system.state("@pre")
+        self.post = self.system.state("@post")
+        self.solver = z3.Solver()
+        self.solver.add(self.system.step(self.pre, self.post, Fresh("@step"), z3.Int("round")))
+
+    def _fix(self, state: dict[str, z3.ArithRef], values: dict[str, int]) -> list[z3.BoolRef]:
+        return [state[name] == value for name, value in values.items()]
+
+    def admits(self, before: GameState, after: GameState) -> bool:
+        pre = self.model.layout.project(before)
+        post = self.model.layout.project(after)
+        outcome = after.outcome
+        if outcome is None:
+            assumptions = self._fix(self.pre, pre) + self._fix(self.post, post)
+        elif outcome.reason is OutcomeReason.STAR_VICTORY:
+            assumptions = [*self._fix(self.pre, pre), self.post[STAR] == 1, self.post["stars"] == post["stars"]]
+        else:
+            assumptions = [*self._fix(self.pre, pre), self.post[PROFIT] == 1]
+        return self.solver.check(*assumptions) == z3.sat
+
+    def initial(self, state: GameState) -> bool:
+        solver = z3.Solver()
+        start = self.system.state("@0")
+        solver.add(self.system.init(start))
+        return solver.check(*self._fix(start, self.model.layout.project(state))) == z3.sat
+
+
+ADMISSIONS = {name: Admission(game) for name, game in GAMES.items()}
+
+
+def _rounds(game: Game, seed: int, matchup: Matchup, max_rounds: int) -> Iterator[tuple[GameState, GameState]]:
+    """(state at the start of round r, state at the start of round r+1 or the game's end), in order."""
+    start: GameState | None = None
+    for move in iter_game(game, seed, matchup, max_rounds):
+        state = move.after
+        at_rest = state.phase is Phase.MOVEMENT_TURN and not state.pending and state.outcome is None
+        if at_rest or state.outcome is not None:
+            if start is not None and (state.round > start.round or state.outcome is not None):
+                yield start, state
+            start = state if at_rest else None
+        if state.outcome is not None:
+            return
+
+
+def _check_game(name: str, seed: int, matchup: Matchup, max_rounds: int) -> int:
+    admission = ADMISSIONS[name]
+    checked = 0
+    first = True
+    for before, after in _rounds(GAMES[name], seed, matchup, max_rounds):
+        if first:
+            assert admission.initial(before), f"{name} seed {seed}: Set-Up is outside the abstraction's start"
+            first = False
+        outcome = after.outcome
+        if outcome is not None and outcome.reason not in (OutcomeReason.STAR_VICTORY, OutcomeReason.PROFIT_VICTORY):
+            continue  # a defeat or a Movement win ends the run: nothing of the Company's is left to admit
+        assert admission.admits(before, after), (
+            f"{name}, seed {seed}, {matchup}: round {before.round} is not admitted by the abstraction")
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize(("company", "movement"), list(itertools.product(AGENTS, AGENTS)))
+def test_every_round_of_a_simulated_game_is_admitted(company: str, movement: str) -> None:
+    checked = sum(_check_game(name, 11 + i, Matchup(company, movement), 8) for i, name in enumerate(FILES))
+    assert checked > 0
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(sorted(FILES)), seed=st.integers(0, 2**32), company=st.sampled_from(AGENTS),
+       movement=st.sampled_from(AGENTS))
+def test_generated_games_are_admitted(name: str, seed: int, company: str, movement: str) -> None:
+    _check_game(name, seed, Matchup(company, movement), 10)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(sorted(FILES)), seed=st.integers(0, 2**32), company=st.sampled_from(AGENTS),
+       movement=st.sampled_from(AGENTS))
+def test_many_generated_games_are_admitted(name: str, seed: int, company: str, movement: str) -> None:
+    _check_game(name, seed, Matchup(company, movement), 30)
+
+
+def test_a_round_the_rules_forbid_is_not_admitted() -> None:
+    """The check can fail: Profit from nowhere, or a card that vanishes, is refused."""
+    admission = ADMISSIONS["shipped"]
+    rounds = _rounds(GAMES["shipped"], 3, Matchup("greedy", "random"), 3)
+    before, after = next(rounds)
+    assert admission.admits(before, after)
+    pre = admission.model.layout.project(before)
+    post = admission.model.layout.project(after)
+    for name, delta in (("profit", 50), ("stars", 1)):
+        broken = dict(post, **{name: post[name] + delta})
+        assumptions = admission._fix(admission.pre, pre) + admission._fix(admission.post, broken)
+        assert admission.solver.check(*assumptions) == z3.unsat, name
+    card = next(n for n, v in post.items() if n.startswith(("deck_", "discard_")) and v > 0)
+    vanished = dict(post, **{card: post[card] - 1})
+    assumptions = admission._fix(admission.pre, pre) + admission._fix(admission.post, vanished)
+    assert admission.solver.check(*assumptions) == z3.unsat
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_the_lemmas_are_proved_for_each_card_file(name: str) -> None:
+    model = CompanyAbstraction.of(GAMES[name])
+    system = model.system(STAR)
+    budget = Budget.of(120)
+    for lemma in model.lemmas():
+        assert prove_lemma(system, lemma, budget) is TurnVerdict.IMPOSSIBLE, f"{name}: {lemma.name}"
+
+
+def test_a_false_lemma_is_rejected_and_reported() -> None:
+    model = CompanyAbstraction.of(GAMES["tiny3"])
+    false = Lemma("never-a-star", lambda s: s["stars"] == 0)
+    prover = AbstractionProver("abstraction", model.system(STAR), [*model.lemmas(), false])
+    prover.strengthen(Budget.of(60))
+    assert "never-a-star" not in [lemma.name for lemma in prover.lemmas]
+    assert ("never-a-star", "counterexample") in prover.rejected
