@@ -139,7 +139,7 @@ def test_degenerate_simulates_a_further_mcts_matchup(capsys: pytest.CaptureFixtu
 def test_the_hunt_rolls_out_with_mcts() -> None:
     from doubtspec.solver.hunt import HuntSettings, hunt
     from doubtspec.solver.progress import stars
-    from doubtspec.solver.witness import replay_actions
+    from doubtspec.solver.unrolling.witness import replay_actions
 
     tiny = Game(load_cards(DATA / "tiny3.toml"))
 

@@ -28,7 +28,7 @@ from doubtspec.model.movement import available_goals
 from doubtspec.model.state import GameState
 from doubtspec.reports.report import RunInfo, build_report, load_report, state_to_dict, write_report
 from doubtspec.solver.queries import Answer, Assumptions, QueryKind
-from doubtspec.solver.witness import Witness
+from doubtspec.solver.unrolling.witness import Witness
 from doubtspec.viewer import page as page_module
 from doubtspec.viewer.board import KEY_LABELS, board_of, fields_of
 from doubtspec.viewer.document import document_for_game, document_for_report, document_for_violation

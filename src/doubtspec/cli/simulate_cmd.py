@@ -13,10 +13,10 @@ from rich.table import Table
 
 from doubtspec.agents.base import AGENTS, Matchup
 from doubtspec.agents.simulate import DEFAULT_MAX_ROUNDS, SimulationStats, iter_game, simulate
-from doubtspec.inputs import check_writable_file
 from doubtspec.cli.common import CardsOption, JsonOption, RulingOption, console, err_console, load_game, text
 from doubtspec.cli.render import describe_moves, outcome_text, render_state
 from doubtspec.errors import Interrupted, OptionError
+from doubtspec.inputs import check_writable_file
 from doubtspec.model.actions import Action
 from doubtspec.model.engine import legal_actions, new_game
 from doubtspec.model.state import Actor, GameState, OutcomeReason, Phase

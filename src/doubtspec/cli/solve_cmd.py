@@ -120,7 +120,8 @@ def _headline(answer: Answer) -> str:
 
 
 def _render(answer: Answer) -> None:
-    console.print(Panel(f"{escape(answer.question)}\n{_headline(answer)}", title=f"solve {answer.kind.value}", expand=False))
+    console.print(Panel(f"{escape(answer.question)}\n{_headline(answer)}", title=f"solve {answer.kind.value}",
+                        expand=False))
     table = Table(title="per turn: which method settled it")
     for column in ("turn", "verdict", "method", "seconds", "rests on"):
         table.add_column(column, justify="right" if column in ("turn", "seconds") else "left")

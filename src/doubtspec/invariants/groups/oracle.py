@@ -1,10 +1,10 @@
 """The `oracle` invariants: a second, independent implementation of the rules judges the engine's steps.
 
-The solver's transition encoding (`doubtspec.solver.transition`) states the Company's turn and the
+The solver's transition encoding (`doubtspec.solver.unrolling.transition`) states the Company's turn and the
 Movement's pass as Z3 constraints, written apart from the engine. For a step the fuzzer took, the
 encoding must admit the engine's action (with its follow-ups, such as Doubt columns and draws, left
 to Z3), and playing Z3's follow-ups through the engine must reach the encoding's successor, field
-by field (`doubtspec.solver.witness.run_step`). When the action needed no follow-up, that successor
+by field (`doubtspec.solver.unrolling.witness.run_step`). When the action needed no follow-up, that successor
 is the engine's own.
 
 A check costs a Z3 call (tens of milliseconds), so the machine runs it on sampled steps only: in
@@ -42,10 +42,10 @@ def _solver_agrees(before: GameState, action: Action, after: GameState) -> str |
     if isinstance(action, Pass) is not (before.phase is Phase.MOVEMENT_TURN):
         return None
     # Imported here: the solver (and Z3) load only when an oracle check runs.
-    from doubtspec.solver.encoding import GOAL_TARGET_BASE, Tables, concrete
-    from doubtspec.solver.terms import TRUE, BoolTerm, Solver, and_, eq, not_
-    from doubtspec.solver.transition import Encoder, Kind, Step
-    from doubtspec.solver.witness import EncodingError, run_step
+    from doubtspec.solver.unrolling.encoding import GOAL_TARGET_BASE, Tables, concrete
+    from doubtspec.solver.unrolling.terms import TRUE, BoolTerm, Solver, and_, eq, not_
+    from doubtspec.solver.unrolling.transition import Encoder, Kind, Step
+    from doubtspec.solver.unrolling.witness import EncodingError, run_step
 
     tables = Tables.of(before.game)
     encoder = Encoder(tables)
