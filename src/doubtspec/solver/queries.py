@@ -31,7 +31,8 @@ from doubtspec.model.state import GameState, OutcomeReason
 from doubtspec.solver import progress
 from doubtspec.solver.abstraction import company as company_abstraction
 from doubtspec.solver.abstraction.prover import AbstractionProver
-from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, hunt, turn_reached
+from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, turn_reached
+from doubtspec.solver.methods import HuntMethod, UnrollingMethod, caps_text
 from doubtspec.solver.unrolling import bmc
 from doubtspec.solver.unrolling.bmc import BoundResult, Caps
 from doubtspec.solver.unrolling.encoding import Out, Tables
@@ -294,48 +295,6 @@ def abstraction_for(game: Game, query: Query) -> AbstractionProver | None:
     return AbstractionProver("abstraction", model.system(target), model.lemmas())
 
 
-@dataclass(slots=True)
-class _Proof:
-    """What the unrolling settled: its checks, the last turn proved impossible, a model if it found one."""
-
-    run: bmc.Run = field(default_factory=bmc.Run)
-    proved: int = 0
-    unsupported: str | None = None
-    """Why the unrolling could not model the card file or rulings (no proof is then possible)."""
-
-
-def _prove(game: Game, query: Query, opponent: Opponent, first: int, upto: int, caps: Caps, deadline: float,
-           check_caps: bool) -> _Proof:
-    """Unroll turn by turn, checking the target at turns `first`..`upto`, until the deadline."""
-    proof = _Proof()
-    if upto < first:
-        return proof
-    try:
-        proof.run = bmc.search(game, unrolling_goal(query), upto, caps, first_round=first, check_caps=check_caps,
-                               movement_free=opponent is Opponent.ANY, deadline=deadline)
-    except UnsupportedCards as exc:
-        proof.unsupported = str(exc)
-        return proof
-    for check in proof.run.checks:
-        if check.status != "unsat":
-            break
-        proof.proved = check.bound
-    return proof
-
-
-def _caps_text(caps: Caps) -> str:
-    return f"at most {caps.plays} plays and {caps.buys} buys per Company turn (the unrolling's caps)"
-
-
-def _unrolling_proofs(run: bmc.Run, caps: Caps) -> list[TurnProof]:
-    """The unrolling's checks as per-turn verdicts; an "impossible" rests on the caps unless shown not to bind."""
-    assumption = None if run.exact else _caps_text(caps)
-    verdicts = {"unsat": TurnVerdict.IMPOSSIBLE, "sat": TurnVerdict.POSSIBLE}
-    return [TurnProof(c.bound, verdicts.get(c.status, TurnVerdict.UNKNOWN), "unrolling", c.seconds,
-                      assumption=assumption if c.status == "unsat" else None)
-            for c in run.checks]
-
-
 def peak_memory_mib() -> float:
     """The process's peak resident memory so far (ru_maxrss is in KiB on Linux)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -358,21 +317,19 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
     target = state_target(query)
     upto = query.by_turn
     if use_hunt:
-        hunt_started = time.perf_counter()
-        found = hunt(game, target, progress_of(query), query.by_turn,
-                     passive=opponent is Opponent.PASSIVE or query.side_is_company, settings=hunt_settings,
-                     deadline=budget.share(HUNT_SHARE).deadline if budget.deadline != float("inf") else None)
-        answer.hunt = found
-        if found.actions is not None:
-            final = replay_actions(game, found.actions)
+        hunter = HuntMethod(game, target, progress_of(query), opponent is Opponent.PASSIVE or query.side_is_company,
+                            hunt_settings)
+        found = hunter.decide(query.by_turn, budget.share(HUNT_SHARE))
+        answer.hunt = hunter.result
+        if found and hunter.witness is not None:
+            final = replay_actions(game, hunter.witness)
             if not target(final):
                 raise AssertionError("a hunted witness did not meet its target on replay")
-            answer.witness = Witness(found.actions, final)
+            answer.witness = Witness(hunter.witness, final)
             answer.witness_from = "hunt"
             answer.earliest = turn_reached(final)
             answer.status = "yes"
-            answer.proofs.add(TurnProof(answer.earliest, TurnVerdict.POSSIBLE, "hunt",
-                                        time.perf_counter() - hunt_started))
+            answer.proofs.add(TurnProof(answer.earliest, TurnVerdict.POSSIBLE, "hunt", found[0].seconds))
             upto = answer.earliest - 1 if earliest else 0
     # The abstraction: its "impossible" is the game's, with no caps.
     proved = 0
@@ -386,22 +343,25 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
         answer.lemmas_rejected = prover.rejected
         answer.lemma_seconds = prover.lemma_seconds
     # The unrolling: the turns the abstraction left open (a witness if it finds one; its "no" rests on caps).
-    proof = _Proof()
+    run = bmc.Run()
     if use_unrolling and proved < upto and budget.can_start():
-        proof = _prove(game, query, opponent, proved + 1, upto, caps, budget.working_end,
-                       check_caps and answer.status != "yes")
-        answer.checks = proof.run.checks
-        for turn_proof in _unrolling_proofs(proof.run, caps):
-            answer.proofs.add(turn_proof)
-        if proof.unsupported is not None:
-            answer.notes.append(f"the unrolling cannot model this card file or ruling ({proof.unsupported})")
-    run = proof.run
+        unrolling = UnrollingMethod(game, unrolling_goal(query), caps, movement_free=opponent is Opponent.ANY,
+                                    check_caps=check_caps and answer.status != "yes")
+        try:
+            for settled in unrolling.decide(upto, budget, first_turn=proved + 1):
+                if settled.verdict is not TurnVerdict.POSSIBLE:
+                    answer.proofs.add(settled)
+        except UnsupportedCards as exc:
+            answer.notes.append(f"the unrolling cannot model this card file or ruling ({exc})")
+        run = unrolling.run
+        answer.checks = run.checks
     if run.found is not None and run.model is not None:
         answer.witness = replay(Tables.of(game), run.steps, run.model)
         answer.witness_from = "unrolling"
         answer.earliest = run.found
         answer.status = "yes"
-        answer.proofs.add(TurnProof(run.found, TurnVerdict.POSSIBLE, "unrolling", 0.0))
+        answer.proofs.add(TurnProof(run.found, TurnVerdict.POSSIBLE, "unrolling",
+                                    run.checks[-1].seconds if run.checks else 0.0))
     _conclude(answer, query, caps, earliest, run)
     answer.seconds = time.perf_counter() - started
     answer.cpu_seconds = time.process_time() - cpu_started
@@ -427,11 +387,11 @@ def _conclude(answer: Answer, query: Query, caps: Caps, earliest: bool, run: bmc
             answer.notes.append("earlier turns were not looked at (--no-earliest)")
         elif capped_upto > exact_upto:
             answer.notes.append(f"turns {exact_upto + 1}-{capped_upto} are impossible only within the unrolling's "
-                                f"caps ({_caps_text(caps)}): the earliest is proved to lie between turn "
+                                f"caps ({caps_text(caps)}): the earliest is proved to lie between turn "
                                 f"{exact_upto + 1} and {answer.earliest}")
         else:
-            answer.notes.append(f"turns up to {exact_upto} are proved impossible; turn {exact_upto + 1} was not "
-                                "decided in time")
+            answer.notes.append(f"the earliest is between turn {exact_upto + 1} and {answer.earliest}: turns up to "
+                                f"{exact_upto} are proved impossible, turn {exact_upto + 1} was not decided in time")
         return
     if exact_upto >= query.by_turn:
         answer.status = "no"
@@ -440,7 +400,7 @@ def _conclude(answer: Answer, query: Query, caps: Caps, earliest: bool, run: bmc
         answer.status = "no"
         answer.exact = False if run.exact is False else None
         answer.notes.append(f"turns {exact_upto + 1}-{query.by_turn} are impossible only within the caps "
-                            f"({_caps_text(caps)}): the 'no' holds for runs within the caps; raise --plays/--buys "
+                            f"({caps_text(caps)}): the 'no' holds for runs within the caps; raise --plays/--buys "
                             "or give more time for a proof")
     else:
         answer.notes.append(f"unknown within the budget: no witness found, turns up to {exact_upto} proved impossible"
