@@ -235,7 +235,13 @@ def test_movement_win_flips_between_turn_one_and_two(use_hunt: bool) -> None:
     assert no.status == "no"
     yes = solve(MOVEMENT, QueryKind.MOVEMENT_WIN, 2, Opponent.ANY, timeout_s=None, caps=MOVEMENT_CAPS,
                 check_caps=False, use_hunt=use_hunt)
-    assert yes.status == "yes" and yes.earliest == 2 and yes.earliest_exact
+    # Turn 1 is impossible only within the unrolling's caps (the Movement has no abstraction here): the answer
+    # says so rather than "earliest at turn 2 (proved)".
+    assert yes.status == "yes" and yes.earliest == 2 and not yes.earliest_exact
+    assert yes.proved_none_by == 0 and yes.proved_none_by_within_caps == 1
+    assert yes.turn_methods() == {1: "unrolling (within the caps)"}
+    assert any("within the unrolling's caps" in note for note in yes.notes)
+    assert_consistent(yes)
     assert yes.witness_from == ("hunt" if use_hunt else "unrolling")
     assert yes.witness is not None
     final = replay_actions(MOVEMENT, yes.witness.actions)

@@ -7,6 +7,7 @@ error (a witness the engine rejects) is a bug and exits 70.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -157,11 +158,31 @@ def _finish(game: Game, answers: list[Answer], as_json: bool, witness_out: Path 
         raise typer.Exit(ExitCode.UNKNOWN)
 
 
+RENDER_RESERVE_S = 0.1
+"""Kept back from --timeout for printing the answer."""
+
+
+def _since_start() -> float:
+    """Seconds since this process started (Linux /proc; 0 elsewhere): start-up is charged to --timeout too."""
+    try:
+        ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+        return max(0.0, uptime - ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def _left(timeout: float) -> float:
+    """What remains of --timeout once the process's start-up and the card file's loading are paid for."""
+    return max(0.001, timeout - _since_start() - RENDER_RESERVE_S)
+
+
 def _one(query: Query, opponent: Opponent, timeout: float, cards: Path | None, ruling: list[str] | None,
          as_json: bool, witness_out: Path | None, plays: int, buys: int, earliest: bool) -> None:
     game = _game(cards, ruling, witness_out)
     with _spinner(f"solving: {query.question}"):
-        answer = _guarded(lambda: solve_query(game, query, opponent, timeout, Caps(plays, buys), earliest=earliest))
+        answer = _guarded(lambda: solve_query(game, query, opponent, _left(timeout), Caps(plays, buys),
+                                              earliest=earliest))
     if not as_json:
         _render(answer)
     _finish(game, [answer], as_json, witness_out)
@@ -209,7 +230,7 @@ def goals(by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY,
     """Every Goal: reachable by turn N or not, and the earliest turn; unreachable ones are flagged."""
     game = _game(cards, ruling)
     with _spinner(f"solving every Goal by turn {by_turn}"):
-        answers = _guarded(lambda: solve_goals(game, by_turn, opponent, timeout, Caps(plays, buys),
+        answers = _guarded(lambda: solve_goals(game, by_turn, opponent, _left(timeout), Caps(plays, buys),
                                                        earliest=earliest))
     if as_json:
         _finish(game, answers, True, None, {"query": "goals", "by_turn": by_turn,
