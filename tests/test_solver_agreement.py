@@ -82,11 +82,12 @@ def test_every_method_answers_through_one_interface() -> None:
     search = ExhaustiveMethod(TINY, won, CAPS, passive=True)
     prover = abstraction_for(TINY, Query(QueryKind.STARS, 1))
     assert prover is not None
-    for method in (search, prover):
-        proofs = method.decide(1, Budget.of(120))
-        assert [(p.turn, p.verdict) for p in proofs] == [(1, TurnVerdict.IMPOSSIBLE)], method.name
-    assert search.decide(1, Budget.of(120))[0].assumption is not None  # the search is capped
-    assert prover.decide(1, Budget.of(120))[0].assumption is None  # the abstraction is not
+    searched = search.decide(1, Budget.of(120))
+    proved = prover.decide(1, Budget.of(120))
+    for proofs in (searched, proved):
+        assert [(p.turn, p.verdict) for p in proofs] == [(1, TurnVerdict.IMPOSSIBLE)]
+    assert searched[0].assumption is not None  # the search is capped
+    assert proved[0].assumption is None  # the abstraction is not
 
 
 def test_the_abstraction_flips_where_the_game_does() -> None:
