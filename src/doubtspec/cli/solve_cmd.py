@@ -254,7 +254,7 @@ def goals(by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY,
         card = game.goal(answer.goal)
         status = {"yes": "[green]yes[/]", "no": "[red]no[/]", "unknown": "[yellow]unknown[/]"}[answer.status]
         table.add_row(f"G{answer.goal}", card.name, str(card.points), str(card.cost), status, _earliest_cell(answer),
-                      str(answer.proved_none_by) if answer.proved_none_by else "-", f"{answer.seconds:.1f}")
+                      _proved_cell(answer), f"{answer.seconds:.1f}")
     console.print(table)
     unreachable = [f"G{a.goal}" + ("" if a.exact else " (within the caps)") for a in answers if a.status == "no"]
     if unreachable:
@@ -305,6 +305,14 @@ def degenerate(
             shown.add(answer.assumptions.opponent)
             _render_assumptions(answer)
     _finish(game, answers, False, witness_out)
+
+
+def _proved_cell(answer: Answer) -> str:
+    """The last turn proved impossible, and how far the unrolling's caps take it when they take it further."""
+    exact = str(answer.proved_none_by) if answer.proved_none_by else "-"
+    if answer.proved_none_by_within_caps > answer.proved_none_by:
+        return f"{exact} ({answer.proved_none_by_within_caps} within the caps)"
+    return exact
 
 
 def _earliest_cell(answer: Answer) -> str:
