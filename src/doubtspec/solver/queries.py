@@ -79,8 +79,10 @@ class Opponent(Enum):
 
 
 DEFAULT_TIMEOUT_S = 45.0
+QUICK_SHARE = 0.15
+"""The share of the budget for the abstraction's first pass, before the hunt (a proved "no" ends the question)."""
 HUNT_SHARE = 0.3
-"""The share of the budget the hunt may use before the proofs start (it stops early on a find)."""
+"""The share of what is left that the hunt may use before the proofs go on (it stops early on a find)."""
 ABSTRACTION_SHARE = 0.6
 """The share of what is left after the hunt that the abstraction may use before the unrolling takes over."""
 
@@ -316,7 +318,18 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
                     assumptions(game, query, opponent, caps), goal=query.goal)
     target = state_target(query)
     upto = query.by_turn
-    if use_hunt:
+    # A quick first pass of the abstraction: a "no" it can prove needs no hunt at all.
+    proved = 0
+    prover = abstraction_for(game, query) if use_abstraction and budget.can_start() else None
+    abstract_open = prover is not None
+    if prover is not None:
+        for settled in prover.decide(query.by_turn, budget.share(QUICK_SHARE)):
+            answer.proofs.add(settled)
+            if settled.verdict is TurnVerdict.IMPOSSIBLE:
+                proved = settled.turn
+            elif settled.verdict is TurnVerdict.POSSIBLE:
+                abstract_open = False  # possible in the abstraction: it can prove nothing from this turn on
+    if use_hunt and proved < query.by_turn:
         hunter = HuntMethod(game, target, progress_of(query), opponent is Opponent.PASSIVE or query.side_is_company,
                             hunt_settings)
         found = hunter.decide(query.by_turn, budget.share(HUNT_SHARE))
@@ -328,17 +341,20 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
             answer.witness = Witness(hunter.witness, final)
             answer.witness_from = "hunt"
             answer.earliest = turn_reached(final)
+            if proved >= answer.earliest:
+                raise AssertionError(f"the abstraction proved turn {proved} impossible, the hunt reached the target "
+                                     f"at turn {answer.earliest}: the abstraction is not sound for this card file")
             answer.status = "yes"
             answer.proofs.add(TurnProof(answer.earliest, TurnVerdict.POSSIBLE, "hunt", found[0].seconds))
             upto = answer.earliest - 1 if earliest else 0
-    # The abstraction: its "impossible" is the game's, with no caps.
-    proved = 0
-    prover = abstraction_for(game, query) if use_abstraction and upto >= 1 and budget.can_start() else None
-    if prover is not None:
-        for settled in prover.decide(upto, budget.share(ABSTRACTION_SHARE if use_unrolling else 1.0)):
+    # The abstraction again, with the time the hunt left: its "impossible" is the game's, with no caps.
+    if prover is not None and abstract_open and proved < upto and budget.can_start():
+        for settled in prover.decide(upto, budget.share(ABSTRACTION_SHARE if use_unrolling else 1.0),
+                                     first_turn=proved + 1):
             answer.proofs.add(settled)
             if settled.verdict is TurnVerdict.IMPOSSIBLE:
                 proved = settled.turn
+    if prover is not None:
         answer.lemmas = [lemma.name for lemma in prover.lemmas]
         answer.lemmas_rejected = prover.rejected
         answer.lemma_seconds = prover.lemma_seconds
