@@ -83,7 +83,7 @@ QUICK_SHARE = 0.15
 """The share of the budget for the abstraction's first pass, before the hunt (a proved "no" ends the question)."""
 HUNT_SHARE = 0.3
 """The share of what is left that the hunt may use before the proofs go on (it stops early on a find)."""
-ABSTRACTION_SHARE = 0.6
+ABSTRACTION_SHARE = 0.75
 """The share of what is left after the hunt that the abstraction may use before the unrolling takes over."""
 
 
