@@ -23,6 +23,7 @@ from doubtspec.agents.base import Matchup
 from doubtspec.agents.simulate import iter_game
 from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
+from doubtspec.model.rulings import Rulings
 from doubtspec.model.state import GameState, OutcomeReason, Phase
 from doubtspec.solver.abstraction import Budget, Fresh, Lemma, TurnVerdict, prove_lemma
 from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstraction
@@ -106,6 +107,25 @@ def _check_game(name: str, seed: int, matchup: Matchup, max_rounds: int) -> int:
 def test_every_round_of_a_simulated_game_is_admitted(company: str, movement: str) -> None:
     checked = sum(_check_game(name, 11 + i, Matchup(company, movement), 8) for i, name in enumerate(FILES))
     assert checked > 0
+
+
+OTHER_READINGS = Rulings.parse(["draw-order=reshuffle-first", "budget-payment=any-cover",
+                                 "trigger-timing=before-effects", "trash-buy=any", "restriction-pile-buy=buyable",
+                                 "banned-reserve=stays-honoured", "lobby-targets=market-only"])
+
+
+@pytest.mark.parametrize("name", ["shipped", "tiny3"])
+def test_rounds_are_admitted_under_the_other_readings(name: str) -> None:
+    """The abstraction is built from the rulings in force: every selectable Company ruling's other choice."""
+    game = Game(load_cards(FILES[name]), OTHER_READINGS)
+    ADMISSIONS[f"{name}-other"] = Admission(game)
+    GAMES[f"{name}-other"] = game
+    checked = sum(_check_game(f"{name}-other", seed, Matchup(company, movement), 8)
+                  for seed, (company, movement) in enumerate(itertools.product(AGENTS, AGENTS)))
+    assert checked > 0
+    model = CompanyAbstraction.of(game)
+    for lemma in model.lemmas():
+        assert prove_lemma(model.system(STAR), lemma, Budget.of(120)) is TurnVerdict.IMPOSSIBLE, lemma.name
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

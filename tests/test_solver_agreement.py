@@ -20,7 +20,8 @@ from doubtspec.model.engine import apply, new_game, play
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, OutcomeReason
 from doubtspec.solver import exhaustive
-from doubtspec.solver.queries import TARGETS, Opponent, Query, QueryKind, abstraction_for, solve
+from doubtspec.solver.methods import ExhaustiveMethod
+from doubtspec.solver.queries import TARGETS, Opponent, Query, QueryKind, abstraction_for, solve, state_target
 from doubtspec.solver.unrolling import bmc
 from doubtspec.solver.unrolling.bmc import Caps
 from doubtspec.solver.unrolling.encoding import Out, SymState, Tables
@@ -73,6 +74,20 @@ def _agree(game: Game, bound: int) -> None:
 
 def test_agreement_at_turn_one() -> None:
     _agree(TINY, 1)
+
+
+def test_every_method_answers_through_one_interface() -> None:
+    """The exhaustive search and the abstraction, asked the same per-turn question, agree on tiny3 at turn 1."""
+    won = state_target(Query(QueryKind.STARS, 1))
+    search = ExhaustiveMethod(TINY, won, CAPS, passive=True)
+    prover = abstraction_for(TINY, Query(QueryKind.STARS, 1))
+    assert prover is not None
+    searched = search.decide(1, Budget.of(120))
+    proved = prover.decide(1, Budget.of(120))
+    for proofs in (searched, proved):
+        assert [(p.turn, p.verdict) for p in proofs] == [(1, TurnVerdict.IMPOSSIBLE)]
+    assert searched[0].assumption is not None  # the search is capped
+    assert proved[0].assumption is None  # the abstraction is not
 
 
 def test_the_abstraction_flips_where_the_game_does() -> None:

@@ -32,7 +32,8 @@ from doubtspec.solver import progress
 from doubtspec.solver.abstraction import company as company_abstraction
 from doubtspec.solver.abstraction.movement_prover import MovementProver, movement_abstraction
 from doubtspec.solver.abstraction.prover import AbstractionProver
-from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, hunt, turn_reached
+from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, turn_reached
+from doubtspec.solver.methods import HuntMethod, UnrollingMethod, caps_text
 from doubtspec.solver.unrolling import bmc
 from doubtspec.solver.unrolling.bmc import BoundResult, Caps
 from doubtspec.solver.unrolling.encoding import Out, Tables
@@ -79,9 +80,11 @@ class Opponent(Enum):
 
 
 DEFAULT_TIMEOUT_S = 45.0
+QUICK_SHARE = 0.15
+"""The share of the budget for the abstraction's first pass, before the hunt (a proved "no" ends the question)."""
 HUNT_SHARE = 0.3
-"""The share of the budget the hunt may use before the proofs start (it stops early on a find)."""
-ABSTRACTION_SHARE = 0.6
+"""The share of what is left that the hunt may use before the proofs go on (it stops early on a find)."""
+ABSTRACTION_SHARE = 0.75
 """The share of what is left after the hunt that the abstraction may use before the unrolling takes over."""
 
 
@@ -297,48 +300,6 @@ def abstraction_for(game: Game, query: Query) -> AbstractionProver | None:
     return AbstractionProver("abstraction", model.system(target), model.lemmas())
 
 
-@dataclass(slots=True)
-class _Proof:
-    """What the unrolling settled: its checks, the last turn proved impossible, a model if it found one."""
-
-    run: bmc.Run = field(default_factory=bmc.Run)
-    proved: int = 0
-    unsupported: str | None = None
-    """Why the unrolling could not model the card file or rulings (no proof is then possible)."""
-
-
-def _prove(game: Game, query: Query, opponent: Opponent, first: int, upto: int, caps: Caps, deadline: float,
-           check_caps: bool) -> _Proof:
-    """Unroll turn by turn, checking the target at turns `first`..`upto`, until the deadline."""
-    proof = _Proof()
-    if upto < first:
-        return proof
-    try:
-        proof.run = bmc.search(game, unrolling_goal(query), upto, caps, first_round=first, check_caps=check_caps,
-                               movement_free=opponent is Opponent.ANY, deadline=deadline)
-    except UnsupportedCards as exc:
-        proof.unsupported = str(exc)
-        return proof
-    for check in proof.run.checks:
-        if check.status != "unsat":
-            break
-        proof.proved = check.bound
-    return proof
-
-
-def _caps_text(caps: Caps) -> str:
-    return f"at most {caps.plays} plays and {caps.buys} buys per Company turn (the unrolling's caps)"
-
-
-def _unrolling_proofs(run: bmc.Run, caps: Caps) -> list[TurnProof]:
-    """The unrolling's checks as per-turn verdicts; an "impossible" rests on the caps unless shown not to bind."""
-    assumption = None if run.exact else _caps_text(caps)
-    verdicts = {"unsat": TurnVerdict.IMPOSSIBLE, "sat": TurnVerdict.POSSIBLE}
-    return [TurnProof(c.bound, verdicts.get(c.status, TurnVerdict.UNKNOWN), "unrolling", c.seconds,
-                      assumption=assumption if c.status == "unsat" else None)
-            for c in run.checks]
-
-
 def peak_memory_mib() -> float:
     """The process's peak resident memory so far (ru_maxrss is in KiB on Linux)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -360,31 +321,43 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
                     assumptions(game, query, opponent, caps), goal=query.goal)
     target = state_target(query)
     upto = query.by_turn
-    if use_hunt:
-        hunt_started = time.perf_counter()
-        found = hunt(game, target, progress_of(query), query.by_turn,
-                     passive=opponent is Opponent.PASSIVE or query.side_is_company, settings=hunt_settings,
-                     deadline=budget.share(HUNT_SHARE).deadline if budget.deadline != float("inf") else None)
-        answer.hunt = found
-        if found.actions is not None:
-            final = replay_actions(game, found.actions)
-            if not target(final):
-                raise AssertionError("a hunted witness did not meet its target on replay")
-            answer.witness = Witness(found.actions, final)
-            answer.witness_from = "hunt"
-            answer.earliest = turn_reached(final)
-            answer.status = "yes"
-            answer.proofs.add(TurnProof(answer.earliest, TurnVerdict.POSSIBLE, "hunt",
-                                        time.perf_counter() - hunt_started))
-            upto = answer.earliest - 1 if earliest else 0
-    # The abstraction: its "impossible" is the game's, with no caps.
+    # A quick first pass of the abstraction: a "no" it can prove needs no hunt at all.
     proved = 0
-    prover = abstraction_for(game, query) if use_abstraction and upto >= 1 and budget.can_start() else None
+    prover = abstraction_for(game, query) if use_abstraction and budget.can_start() else None
+    abstract_open = prover is not None
     if prover is not None:
-        for settled in prover.decide(upto, budget.share(ABSTRACTION_SHARE if use_unrolling else 1.0)):
+        for settled in prover.decide(query.by_turn, budget.share(QUICK_SHARE)):
             answer.proofs.add(settled)
             if settled.verdict is TurnVerdict.IMPOSSIBLE:
                 proved = settled.turn
+            elif settled.verdict is TurnVerdict.POSSIBLE:
+                abstract_open = False  # possible in the abstraction: it can prove nothing from this turn on
+    if use_hunt and proved < query.by_turn:
+        hunter = HuntMethod(game, target, progress_of(query), opponent is Opponent.PASSIVE or query.side_is_company,
+                            hunt_settings)
+        found = hunter.decide(query.by_turn, budget.share(HUNT_SHARE))
+        answer.hunt = hunter.result
+        if found and hunter.witness is not None:
+            final = replay_actions(game, hunter.witness)
+            if not target(final):
+                raise AssertionError("a hunted witness did not meet its target on replay")
+            answer.witness = Witness(hunter.witness, final)
+            answer.witness_from = "hunt"
+            answer.earliest = turn_reached(final)
+            if proved >= answer.earliest:
+                raise AssertionError(f"the abstraction proved turn {proved} impossible, the hunt reached the target "
+                                     f"at turn {answer.earliest}: the abstraction is not sound for this card file")
+            answer.status = "yes"
+            answer.proofs.add(TurnProof(answer.earliest, TurnVerdict.POSSIBLE, "hunt", found[0].seconds))
+            upto = answer.earliest - 1 if earliest else 0
+    # The abstraction again, with the time the hunt left: its "impossible" is the game's, with no caps.
+    if prover is not None and abstract_open and proved < upto and budget.can_start():
+        for settled in prover.decide(upto, budget.share(ABSTRACTION_SHARE if use_unrolling else 1.0),
+                                     first_turn=proved + 1):
+            answer.proofs.add(settled)
+            if settled.verdict is TurnVerdict.IMPOSSIBLE:
+                proved = settled.turn
+    if prover is not None:
         answer.lemmas = [lemma.name for lemma in prover.lemmas]
         answer.lemmas_rejected = prover.rejected
         answer.lemma_seconds = prover.lemma_seconds
@@ -396,22 +369,25 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
             answer.witness, answer.witness_from = Witness(prover.witness, final), "abstraction"
             answer.earliest, answer.status, upto = turn_reached(final), "yes", turn_reached(final) - 1
     # The unrolling: the turns the abstraction left open (a witness if it finds one; its "no" rests on caps).
-    proof = _Proof()
+    run = bmc.Run()
     if use_unrolling and proved < upto and budget.can_start():
-        proof = _prove(game, query, opponent, proved + 1, upto, caps, budget.working_end,
-                       check_caps and answer.status != "yes")
-        answer.checks = proof.run.checks
-        for turn_proof in _unrolling_proofs(proof.run, caps):
-            answer.proofs.add(turn_proof)
-        if proof.unsupported is not None:
-            answer.notes.append(f"the unrolling cannot model this card file or ruling ({proof.unsupported})")
-    run = proof.run
+        unrolling = UnrollingMethod(game, unrolling_goal(query), caps, movement_free=opponent is Opponent.ANY,
+                                    check_caps=check_caps and answer.status != "yes")
+        try:
+            for settled in unrolling.decide(upto, budget, first_turn=proved + 1):
+                if settled.verdict is not TurnVerdict.POSSIBLE:
+                    answer.proofs.add(settled)
+        except UnsupportedCards as exc:
+            answer.notes.append(f"the unrolling cannot model this card file or ruling ({exc})")
+        run = unrolling.run
+        answer.checks = run.checks
     if run.found is not None and run.model is not None:
         answer.witness = replay(Tables.of(game), run.steps, run.model)
         answer.witness_from = "unrolling"
         answer.earliest = run.found
         answer.status = "yes"
-        answer.proofs.add(TurnProof(run.found, TurnVerdict.POSSIBLE, "unrolling", 0.0))
+        answer.proofs.add(TurnProof(run.found, TurnVerdict.POSSIBLE, "unrolling",
+                                    run.checks[-1].seconds if run.checks else 0.0))
     _conclude(answer, query, caps, earliest, run)
     answer.seconds = time.perf_counter() - started
     answer.cpu_seconds = time.process_time() - cpu_started
@@ -437,11 +413,11 @@ def _conclude(answer: Answer, query: Query, caps: Caps, earliest: bool, run: bmc
             answer.notes.append("earlier turns were not looked at (--no-earliest)")
         elif capped_upto > exact_upto:
             answer.notes.append(f"turns {exact_upto + 1}-{capped_upto} are impossible only within the unrolling's "
-                                f"caps ({_caps_text(caps)}): the earliest is proved to lie between turn "
+                                f"caps ({caps_text(caps)}): the earliest is proved to lie between turn "
                                 f"{exact_upto + 1} and {answer.earliest}")
         else:
-            answer.notes.append(f"turns up to {exact_upto} are proved impossible; turn {exact_upto + 1} was not "
-                                "decided in time")
+            answer.notes.append(f"the earliest is between turn {exact_upto + 1} and {answer.earliest}: turns up to "
+                                f"{exact_upto} are proved impossible, turn {exact_upto + 1} was not decided in time")
         return
     if exact_upto >= query.by_turn:
         answer.status = "no"
@@ -450,7 +426,7 @@ def _conclude(answer: Answer, query: Query, caps: Caps, earliest: bool, run: bmc
         answer.status = "no"
         answer.exact = False if run.exact is False else None
         answer.notes.append(f"turns {exact_upto + 1}-{query.by_turn} are impossible only within the caps "
-                            f"({_caps_text(caps)}): the 'no' holds for runs within the caps; raise --plays/--buys "
+                            f"({caps_text(caps)}): the 'no' holds for runs within the caps; raise --plays/--buys "
                             "or give more time for a proof")
     else:
         answer.notes.append(f"unknown within the budget: no witness found, turns up to {exact_upto} proved impossible"

@@ -181,8 +181,9 @@ class CompanyLayout:
         for number in sorted(data.company):
             groups.setdefault(_data_key(game, game.company_card(number)), []).append(int(number))
         restriction = tuple(int(n) for p in data.piles if p.kind == "restriction" for n in p.cards)
-        buyable = tuple(int(n) for p in data.piles if p.kind != "restriction" or game.restriction_buyable
-                        for n in p.cards)
+        # The Restrictions pile is its own zone (Goals take from it); under restriction-pile-buy=buyable
+        # the Company may buy from it too (see `step`), so it is never counted in the Market as well.
+        buyable = tuple(int(n) for p in data.piles if p.kind != "restriction" for n in p.cards)
         stacked = {int(n) for pair in data.stack_pairs for n in pair}
         trash_effect = any(EffectTotals.of(_all_effects(game.company_card(n))).trash for n in data.company)
         classes = []
@@ -380,7 +381,6 @@ class CompanyAbstraction:
             if k.restriction:
                 moved = nat(f"restrict_{k.name}")
                 c.append(moved <= pre[f"restrictions_{k.name}"])
-                c.append(post[f"restrictions_{k.name}"] == pre[f"restrictions_{k.name}"] - moved)
                 restricted[k.index] = moved
 
         # --- the Company's Play Phase (On Your Go; Spending Budget; Standard and Reserve Effects).
@@ -518,14 +518,27 @@ class CompanyAbstraction:
                 c.append(bought_trash[k.index] <= pre[f"trash_{n}"] + trashed[k.index])
             else:
                 bought_trash[k.index] = zero
-        c.append(_sum(bought[k.index] + bought_trash[k.index] for k in classes) >= 1)  # a buy each turn
+        bought_restriction: dict[int, z3.ArithRef] = {}
+        if game.restriction_buyable:
+            for k in classes:
+                if k.restriction:
+                    bought_restriction[k.index] = nat(f"buyrestriction_{k.name}")
+                    c.append(bought_restriction[k.index] <= pre[f"restrictions_{k.name}"] - restricted[k.index])
+        c.append(_sum([bought[k.index] + bought_trash[k.index] for k in classes]
+                      + list(bought_restriction.values())) >= 1)  # a buy each turn
         price = _sum([bought[k.index] * k.budget for k in classes if k.in_market and k.budget]
-                     + [bought_trash[k.index] * (k.budget + 1) for k in classes if k.trashable])
+                     + [bought_trash[k.index] * (k.budget + 1) for k in classes if k.trashable]
+                     + [bought_restriction[i] * classes[i].budget for i in bought_restriction if classes[i].budget])
         c.append(price - discount <= _sum(spent_buy[k.index] * k.budget for k in classes))
 
         # --- the Draw Phase: the hand is discarded, then five are drawn or the Sequence runs.
+        for k in classes:
+            if k.restriction:
+                c.append(post[f"restrictions_{k.name}"] == pre[f"restrictions_{k.name}"] - restricted[k.index]
+                         - bought_restriction.get(k.index, zero))
         pool_discard = {k.index: discard_after[k.index] + left_in_hand[k.index] + spent_buy[k.index]
-                        + bought[k.index] + bought_trash[k.index] for k in classes}
+                        + bought[k.index] + bought_trash[k.index] + bought_restriction.get(k.index, zero)
+                        for k in classes}
         held_reserve = {k.index: pre[f"reserve_{k.name}"] + reserve_plays[k.index]
                         for k in classes if k.reserve is not None}
         trash_now = {k.index: pre[f"trash_{k.name}"] + trashed[k.index] - bought_trash[k.index]

@@ -199,14 +199,20 @@ class RoundBmc:
             self.states.append(post)
         return True
 
-    def check(self, rounds: int, budget: Budget) -> TurnVerdict:
-        """Is the target reachable at the end of some round 0..`rounds`? (0: at Set-Up.)"""
+    def check(self, rounds: int, budget: Budget, seed: int | None = None, cap_s: float | None = None) -> TurnVerdict:
+        """Is the target reachable at the end of some round 0..`rounds`? (0: at Set-Up.)
+
+        `seed` sets Z3's random seed for this check and `cap_s` limits its time: Z3's time on these
+        problems varies by an order of magnitude with the seed, so a caller may restart with another.
+        """
         self.model = None
         if not self._extend(rounds, budget):
             return TurnVerdict.UNKNOWN
         goal = z3.Bool(f"__target_by@{rounds}")
         self.solver.add(z3.Implies(goal, z3.Or([self.system.target(s) for s in self.states[: rounds + 1]])))
-        self.solver.set("timeout", budget.z3_ms())
+        if seed is not None:
+            self.solver.set("random_seed", seed)
+        self.solver.set("timeout", budget.z3_ms(cap_s))
         result = self.solver.check(goal)
         self.model = self.solver.model() if result == z3.sat else None
         return _verdict(result)

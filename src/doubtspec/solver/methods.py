@@ -1,0 +1,103 @@
+"""The hunt, the exact unrolling and the exhaustive search behind the one `ProofMethod` interface.
+
+The query layer asks each method the same thing, "reached by the end of turn k?", and gets
+`TurnProof`s back (`doubtspec.solver.verdict`). The abstraction implements the interface itself
+(`doubtspec.solver.abstraction.prover.AbstractionProver`); the three methods here wrap their
+rooms' own entry points, and keep what only they produce (a witness, the unrolling's run) as
+attributes for the query layer to replay and show.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from doubtspec.model.actions import Action
+from doubtspec.model.game import Game
+from doubtspec.solver import exhaustive
+from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, hunt
+from doubtspec.solver.unrolling import bmc
+from doubtspec.solver.unrolling.bmc import Caps
+from doubtspec.solver.verdict import Budget, TurnProof, TurnVerdict
+
+
+def caps_text(caps: Caps) -> str:
+    """What an unrolling's (or a capped search's) "impossible" rests on."""
+    return f"at most {caps.plays} plays and {caps.buys} buys per Company turn (the unrolling's caps)"
+
+
+@dataclass(slots=True)
+class HuntMethod:
+    """The witness hunt: a POSSIBLE (with a witness) at the turn it reaches the target, or nothing."""
+
+    game: Game
+    target: Target
+    progress: Progress
+    passive: bool
+    settings: HuntSettings | None = None
+    name: str = "hunt"
+    result: HuntResult | None = None
+
+    @property
+    def witness(self) -> tuple[Action, ...] | None:
+        return None if self.result is None else self.result.actions
+
+    def decide(self, by_turn: int, budget: Budget, first_turn: int = 1) -> list[TurnProof]:
+        started = time.perf_counter()
+        deadline = None if budget.deadline == float("inf") else budget.deadline
+        self.result = hunt(self.game, self.target, self.progress, by_turn, passive=self.passive,
+                           settings=self.settings, deadline=deadline)
+        if self.result.found is None:
+            return []
+        return [TurnProof(self.result.found, TurnVerdict.POSSIBLE, self.name, time.perf_counter() - started)]
+
+
+@dataclass(slots=True)
+class UnrollingMethod:
+    """The exact unrolling: IMPOSSIBLE per turn (on the caps unless shown not to bind), POSSIBLE with a model."""
+
+    game: Game
+    goal: bmc.Goal
+    caps: Caps
+    movement_free: bool
+    check_caps: bool = False
+    name: str = "unrolling"
+    run: bmc.Run = field(default_factory=bmc.Run)
+
+    def decide(self, by_turn: int, budget: Budget, first_turn: int = 1) -> list[TurnProof]:
+        if by_turn < first_turn:
+            return []
+        deadline = None if budget.deadline == float("inf") else budget.working_end
+        self.run = bmc.search(self.game, self.goal, by_turn, self.caps, first_round=first_turn,
+                              check_caps=self.check_caps, movement_free=self.movement_free, deadline=deadline)
+        assumption = None if self.run.exact else caps_text(self.caps)
+        verdicts = {"unsat": TurnVerdict.IMPOSSIBLE, "sat": TurnVerdict.POSSIBLE}
+        return [TurnProof(c.bound, verdicts.get(c.status, TurnVerdict.UNKNOWN), self.name, c.seconds,
+                          assumption=assumption if c.status == "unsat" else None)
+                for c in self.run.checks]
+
+
+@dataclass(slots=True)
+class ExhaustiveMethod:
+    """The exhaustive search over the engine's own actions (within its caps): the tests' second opinion."""
+
+    game: Game
+    target: exhaustive.StateTarget
+    caps: Caps | None
+    passive: bool = True
+    name: str = "exhaustive"
+    result: exhaustive.ExhaustiveResult | None = None
+
+    def decide(self, by_turn: int, budget: Budget, first_turn: int = 1) -> list[TurnProof]:
+        timeout = None if budget.deadline == float("inf") else budget.left()
+        self.result = result = exhaustive.search_state(self.game, self.target, by_turn, self.caps, passive=self.passive,
+                                                       timeout_s=timeout)
+        assumption = None if self.caps is None else caps_text(self.caps)
+        if result.found is not None:
+            proofs = [TurnProof(turn, TurnVerdict.IMPOSSIBLE, self.name, result.seconds, assumption=assumption)
+                      for turn in range(first_turn, result.found)]
+            return [*proofs, TurnProof(result.found, TurnVerdict.POSSIBLE, self.name, result.seconds)]
+        if not result.complete:
+            return [TurnProof(first_turn, TurnVerdict.UNKNOWN, self.name, result.seconds)]
+        return [TurnProof(turn, TurnVerdict.IMPOSSIBLE, self.name, result.seconds, assumption=assumption)
+                for turn in range(first_turn, by_turn + 1)]
