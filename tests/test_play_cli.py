@@ -12,7 +12,8 @@ from rich.console import Console
 from doubtspec.agents.base import Matchup
 from doubtspec.agents.simulate import iter_game
 from doubtspec.cli.app import main
-from doubtspec.cli.render import describe_action, describe_moves, render_state
+from doubtspec.cli.render import render_state
+from doubtspec.describe import describe_action, describe_moves
 from doubtspec.model.engine import legal_actions, new_game
 from doubtspec.model.game import Game
 

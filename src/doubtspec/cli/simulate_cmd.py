@@ -14,7 +14,8 @@ from rich.table import Table
 from doubtspec.agents.base import AGENTS, Matchup
 from doubtspec.agents.simulate import DEFAULT_MAX_ROUNDS, SimulationStats, iter_game, simulate
 from doubtspec.cli.common import CardsOption, JsonOption, RulingOption, console, err_console, load_game, text
-from doubtspec.cli.render import describe_moves, outcome_text, render_state
+from doubtspec.cli.render import outcome_text, render_state
+from doubtspec.describe import describe_moves
 from doubtspec.errors import Interrupted, OptionError
 from doubtspec.inputs import check_writable_file
 from doubtspec.model.actions import Action
@@ -187,7 +188,7 @@ def _print_turn(label: str, moves: list[tuple[GameState, Action]]) -> None:
         return
     console.print(Rule(label, align="left"))
     for line in describe_moves(moves):
-        console.print(f"  {line}", highlight=False)
+        console.print(f"  {text(line)}", highlight=False)
 
 
 def register(app: typer.Typer) -> None:

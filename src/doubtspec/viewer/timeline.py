@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from doubtspec.cli.render import describe_action, phase_label
+from doubtspec.describe import describe_action, phase_label
 from doubtspec.model import engine
 from doubtspec.model.actions import Action, actor_of
 from doubtspec.model.game import Game
