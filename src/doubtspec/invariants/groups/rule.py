@@ -668,7 +668,8 @@ def _reshuffled_this_turn(state: GameState) -> bool:
 
 def _agitation_offers(state: GameState) -> str | None:
     """At an Agitation choice, each Goal offered takes from no tokens up to what it still needs, and with one and
-    two Agitation already on it (progress is rare in generated games) one and two tokens fewer."""
+    two Agitation already on it (progress is rare in generated games, and so are tokens to spend: the
+    what-if holds nine) one and two tokens fewer."""
     if state.outcome is not None or not state.pending or not isinstance(state.pending[0], Agitation):
         return None
     from doubtspec.model.legal import choice_actions
@@ -676,9 +677,10 @@ def _agitation_offers(state: GameState) -> str | None:
     step = state.pending[0]
     slots = sorted({a.slot for a in legal(state) if isinstance(a, Agitate)})
     for slot in slots:
-        for progress in (state.goal_agitation[slot], 1, 2):
+        for progress, held in ((state.goal_agitation[slot], state.agitation), (1, 9), (2, 9)):
+            # With nine tokens held the offer is bounded by the Goal's need, not by the tokens.
             agitation = (*state.goal_agitation[:slot], progress, *state.goal_agitation[slot + 1:])
-            probe = dataclasses.replace(state, goal_agitation=agitation)
+            probe = dataclasses.replace(state, goal_agitation=agitation, agitation=max(held, state.agitation))
             need = probe.game.goal(probe.goals[slot]).cost + probe.goal_profit[slot] - progress
             top = min(probe.agitation, max(0, need - step.icons))
             expected = {t for t in range(top + 1) if step.icons + t > 0 or need <= 0}
