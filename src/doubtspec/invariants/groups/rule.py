@@ -692,6 +692,27 @@ def _agitation_offers(state: GameState) -> str | None:
     return None
 
 
+def _goal_offers(state: GameState) -> str | None:
+    """On each Movement turn, achieve each available Goal with Agitation to spare and check what it does.
+
+    What a Goal does to the Company (its bans, its Restriction card) happens only when a Goal is
+    achieved, which generated games reach late; an Agitation with icons enough for any Goal, answered
+    for each available Goal, checks `rule.goal` for every Goal the structure offers, every turn.
+    """
+    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN:
+        return None
+    from doubtspec.model.legal import choice_actions
+
+    step = Agitation(icons=99)
+    probe = dataclasses.replace(state, pending=(step,))
+    for action in choice_actions(probe, step):
+        if isinstance(action, Agitate) and action.tokens == 0:
+            message = _goal(probe, action, engine.apply(probe, action))
+            if message is not None:
+                return f"achieving the Goal at place {action.slot}: {message}"
+    return None
+
+
 def _setup(state: GameState) -> str | None:
     """Company and Movement Set-Up, checked at the Movement's first decision (round 1, nothing played yet)."""
     if (not at_rest(state) or state.round != 1 or state.phase is not Phase.MOVEMENT_TURN or state.m_hand
@@ -767,6 +788,9 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.agitation-offers", "An Agitation offers each available Goal from no tokens up to what it "
                    "still needs (its cost, plus its Profit, less the Agitation on it, less the icons).",
                    (S.AGITATION_AND_GOALS,), _agitation_offers),
+    StateInvariant("rule.goal-offers", "Each available Goal, achieved with Agitation to spare, does exactly what "
+                   "`rule.goal` says (its bans, Restriction card, gains, points).",
+                   (S.AGITATION_AND_GOALS, S.MOVEMENT_INTERFERENCE), _goal_offers),
     TransitionInvariant("rule.goal", "Agitation achieves a Goal exactly when it covers the Goal's cost, with exactly "
                         "the Goal's bans, Restriction cards and gains; otherwise it stays on the Goal.",
                         (S.AGITATION_AND_GOALS, S.MOVEMENT_INTERFERENCE), _goal),
