@@ -27,7 +27,7 @@ FAST = (
     "profit-victory-ignored",
 )
 MAX_TRACE = {
-    "token-from-nothing": 40,
+    "token-from-nothing": 45,
     "card-duplicated": 45,
     "scoring-slip": 70,
     "hand-limit-off-by-one": 100,
@@ -48,7 +48,7 @@ def _catch(mutant: Mutant, game: Game) -> None:
     found = {v.invariant.id: v for v in result.violations}
     caught = [found[i] for i in mutant.caught_by if i in found]
     assert caught, f"{mutant.name} was not caught; found {sorted(found)}"
-    violation = caught[0]
+    violation = min(caught, key=lambda v: len(v.actions))  # a run may also name an unshrunk finding
     limit = MAX_TRACE.get(mutant.name, 320)
     assert len(violation.actions) <= limit, (mutant.name, len(violation.actions))
 

@@ -128,16 +128,21 @@ def summarize(out: Path, total: int | None = None) -> dict[str, Any]:
     rows.sort(key=lambda r: (r["module"], r["line"], r["operator"], r["occurrence"]))
     detected = [r for r in rows if r["verdict"] in ("killed", "crashed")]
     killed = [r for r in rows if r["verdict"] == "killed"]
-    walls = [float(r["wall"]) for r in detected if "wall" in r]
     decisions = [int(r["decisions"]) for r in killed if "decisions" in r]
+
+    def spread(values: list[float]) -> dict[str, float | None]:
+        return {"median": statistics.median(values) if values else None, "p90": _percentile(values, 0.9),
+                "max": max(values, default=None)}
+
     summary = {
         "mutants": total, "sampled": len(rows), "detected": len(detected), "killed": len(killed),
         "crashed": len(detected) - len(killed),
         "survived": sum(1 for r in rows if r["verdict"] == "survived"),
         "timeout": sum(1 for r in rows if r["verdict"] == "timeout"),
         "score": round(len(detected) / len(rows), 3) if rows else None,
-        "wall_to_exit": {"median": statistics.median(walls) if walls else None,
-                         "p90": _percentile(walls, 0.9), "max": max(walls, default=None)},
+        # Seconds to the fuzzer's exit (CPU, and wall on this machine), over the mutants an invariant killed.
+        "cpu_to_exit": spread([float(r["cpu"]) for r in killed if "cpu" in r]),
+        "wall_to_exit": spread([float(r["wall"]) for r in killed if "wall" in r]),
         "decisions": {"median": statistics.median(decisions) if decisions else None,
                       "max": max(decisions, default=None)},
         "rows": rows,

@@ -63,10 +63,15 @@ def prefixes(game: Game, steer: Steer) -> tuple[tuple[Action, ...], ...]:
             if pending_cut and not state.pending:
                 kept.append(tuple(actions))
                 pending_cut = False
-            legal = engine.legal_actions(state)
-            pool = steer(state, legal, seed % 2 == 0)
-            action = pool[rng.randrange(len(pool))]
-            state = engine.apply(state, action)
+            try:
+                legal = engine.legal_actions(state)
+                pool = steer(state, legal, seed % 2 == 0) if legal else ()
+                if not pool:
+                    break
+                action = pool[rng.randrange(len(pool))]
+                state = engine.apply(state, action)
+            except Exception:  # a broken engine: the checked examples will report it, here it ends the game
+                break
             actions.append(action)
             now = _milestones(state)
             if any(n > r for n, r in zip(now, reached, strict=True)):

@@ -31,6 +31,7 @@ into exit code 70.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import random
 import time
 from collections.abc import Iterator
@@ -219,11 +220,11 @@ def run_fuzz(options: FuzzOptions, recorder: Recorder | None = None) -> FuzzResu
     recorder = recorder or Recorder()
     recorder.started = time.monotonic()
     progress = _Progress()
-    machine = _driven(machine_for(options.game, options.invariants, recorder), progress)
     profile = options.profile
     if options.max_steps is not None:
-        profile = Profile(profile.name, profile.description, options.max_steps, profile.examples, profile.budget,
-                          profile.seed)
+        profile = dataclasses.replace(profile, steps=options.max_steps)
+    machine = _driven(machine_for(options.game, options.invariants, recorder, check_every=profile.check_every,
+                                  oracle_every=profile.oracle_every, corpus_share=profile.corpus_share), progress)
     base_seed = resolve_seed(options)
     database = resolve_database(options)
     examples, budget = options.examples, options.budget

@@ -362,7 +362,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("play-one-cheaper", "The Movement pays one Influence less than the price for every play and buy.",
            ("rule.movement-play", "rule.movement-buy"), _play_one_cheaper),
     Mutant("restriction-withheld", "Achieving a Goal does not add its Restriction card to the Company's discard.",
-           ("rule.goal",), _restriction_withheld),
+           ("rule.goal", "rule.goal-offers"), _restriction_withheld),
     Mutant("star-at-thirteen", "A Reshuffle scoring exactly the star threshold earns no star.",
            ("scoring.demographics", "rule.reshuffle-offers"), _star_at_thirteen),
     Mutant("four-lobbies", "A card may hold four Profit tokens of Lobbying.",

@@ -668,7 +668,8 @@ def _reshuffled_this_turn(state: GameState) -> bool:
 
 def _agitation_offers(state: GameState) -> str | None:
     """At an Agitation choice, each Goal offered takes from no tokens up to what it still needs, and with one and
-    two Agitation already on it (progress is rare in generated games) one and two tokens fewer."""
+    two Agitation already on it (progress is rare in generated games, and so are tokens to spend: the
+    what-if holds nine) one and two tokens fewer."""
     if state.outcome is not None or not state.pending or not isinstance(state.pending[0], Agitation):
         return None
     from doubtspec.model.legal import choice_actions
@@ -676,9 +677,10 @@ def _agitation_offers(state: GameState) -> str | None:
     step = state.pending[0]
     slots = sorted({a.slot for a in legal(state) if isinstance(a, Agitate)})
     for slot in slots:
-        for progress in (state.goal_agitation[slot], 1, 2):
+        for progress, held in ((state.goal_agitation[slot], state.agitation), (1, 9), (2, 9)):
+            # With nine tokens held the offer is bounded by the Goal's need, not by the tokens.
             agitation = (*state.goal_agitation[:slot], progress, *state.goal_agitation[slot + 1:])
-            probe = dataclasses.replace(state, goal_agitation=agitation)
+            probe = dataclasses.replace(state, goal_agitation=agitation, agitation=max(held, state.agitation))
             need = probe.game.goal(probe.goals[slot]).cost + probe.goal_profit[slot] - progress
             top = min(probe.agitation, max(0, need - step.icons))
             expected = {t for t in range(top + 1) if step.icons + t > 0 or need <= 0}
@@ -687,6 +689,27 @@ def _agitation_offers(state: GameState) -> str | None:
                 return (f"with {progress} Agitation on Goal place {slot} (needing {need}, {step.icons} from icons, "
                         f"{probe.agitation} tokens held) the engine offers {sorted(offered)} tokens, not "
                         f"{sorted(expected)}")
+    return None
+
+
+def _goal_offers(state: GameState) -> str | None:
+    """On each Movement turn, achieve each available Goal with Agitation to spare and check what it does.
+
+    What a Goal does to the Company (its bans, its Restriction card) happens only when a Goal is
+    achieved, which generated games reach late; an Agitation with icons enough for any Goal, answered
+    for each available Goal, checks `rule.goal` for every Goal the structure offers, every turn.
+    """
+    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN:
+        return None
+    from doubtspec.model.legal import choice_actions
+
+    step = Agitation(icons=99)
+    probe = dataclasses.replace(state, pending=(step,))
+    for action in choice_actions(probe, step):
+        if isinstance(action, Agitate) and action.tokens == 0:
+            message = _goal(probe, action, engine.apply(probe, action))
+            if message is not None:
+                return f"achieving the Goal at place {action.slot}: {message}"
     return None
 
 
@@ -765,6 +788,9 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.agitation-offers", "An Agitation offers each available Goal from no tokens up to what it "
                    "still needs (its cost, plus its Profit, less the Agitation on it, less the icons).",
                    (S.AGITATION_AND_GOALS,), _agitation_offers),
+    StateInvariant("rule.goal-offers", "Each available Goal, achieved with Agitation to spare, does exactly what "
+                   "`rule.goal` says (its bans, Restriction card, gains, points).",
+                   (S.AGITATION_AND_GOALS, S.MOVEMENT_INTERFERENCE), _goal_offers),
     TransitionInvariant("rule.goal", "Agitation achieves a Goal exactly when it covers the Goal's cost, with exactly "
                         "the Goal's bans, Restriction cards and gains; otherwise it stays on the Goal.",
                         (S.AGITATION_AND_GOALS, S.MOVEMENT_INTERFERENCE), _goal),
