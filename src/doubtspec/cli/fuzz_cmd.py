@@ -134,7 +134,8 @@ def _junit(path: Path, invariants: tuple[Invariant, ...], result: FuzzResult, re
         if violation is not None:
             failure = ET.SubElement(case, "failure", message=violation.message, type="InvariantViolation")
             failure.text = (f"{inv.statement}\nsections: {'; '.join(s.value for s in inv.sections)}\n"
-                            f"report: {reports.get(inv.id)}\ntrace ({len(violation.actions)} steps):\n"
+                            f"report: {reports.get(inv.id)}\ntrace ({len(violation.actions)} steps, "
+                            f"{violation.decisions} decisions):\n"
                             + "\n".join(f"{i}. {a}" for i, a in enumerate(violation.actions, start=1)))
     root = ET.Element("testsuites")
     root.append(suite)
@@ -281,7 +282,8 @@ QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="Print only the
 
 def _violation_view(violation: Violation) -> Group:
     inv = violation.invariant
-    head = (f"[bold red]{text(inv.id)}[/] violated at step {violation.step}: {text(violation.message)}\n"
+    head = (f"[bold red]{text(inv.id)}[/] violated at step {violation.step} of a trace of {len(violation.actions)} "
+            f"steps, {violation.decisions} of them decisions: {text(violation.message)}\n"
             f"{text(inv.statement)}\nsections: {text('; '.join(s.value for s in inv.sections))}")
     parts: list[Any] = [Panel(head, title="violation", expand=False)]
     if violation.probe is not None:

@@ -149,6 +149,11 @@ def _short(value: Any, limit: int = 90) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def decisions(actions: list[str]) -> int:
+    """How many of a trace's actions (in text form) are the players' decisions rather than chance events."""
+    return sum(1 for action in actions if not action.startswith("chance "))
+
+
 def render_markdown(report: dict[str, Any]) -> str:
     """`report.md`: the report for people."""
     inv = report["invariant"]
@@ -172,7 +177,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         f"- Replay: `{report['replay']}`",
         "- The board at every step: [report.html](report.html) (opens in any browser)",
         "",
-        f"## Trace ({len(actions)} actions from Set-Up)",
+        f"## Trace ({len(actions)} actions from Set-Up: {decisions(actions)} decisions, the rest chance events)",
         "",
     ]
     shrinking = report.get("shrinking")
@@ -315,4 +320,5 @@ def list_reports(report_dir: Path) -> list[tuple[Path, dict[str, Any]]]:
 
 
 def violations_summary(violations: Iterable[Violation]) -> list[dict[str, Any]]:
-    return [{"invariant": v.invariant.id, "message": v.message, "steps": len(v.actions)} for v in violations]
+    return [{"invariant": v.invariant.id, "message": v.message, "steps": len(v.actions), "decisions": v.decisions}
+            for v in violations]
