@@ -74,8 +74,7 @@ def test_an_action_beyond_the_bounds_is_refused_not_aliased(game: Game) -> None:
         space.decode(state, space.num_distinct_actions)
     with pytest.raises(ActionSpaceError, match="chance"):
         space.encode(state, Chance(space.max_chance_outcomes))
-    wide = GameState.__new__(GameState)  # a hand longer than the bound, which no game reaches
-    object.__setattr__(wide, "c_hand", tuple(range(1, space.hand_bound + 2)))
+    wide = replace(state, c_hand=tuple(range(1, space.hand_bound + 2)))  # longer than any game has reached
     with pytest.raises(ActionSpaceError, match="bound"):
         space.encode(wide, PlayStandard(space.hand_bound + 1, ()))
 
