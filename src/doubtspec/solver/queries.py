@@ -447,11 +447,16 @@ def solve_goals(game: Game, by_turn: int, opponent: Opponent = Opponent.ANY,
                 timeout_s: float | None = DEFAULT_TIMEOUT_S, caps: Caps = DEFAULT_CAPS,
                 check_caps: bool = True, earliest: bool = True,
                 progress: Callable[[int], None] | None = None) -> list[Answer]:
-    """Every Goal of the card file: reachable by turn N or not, and the earliest turn (the budget is shared)."""
+    """Every Goal of the card file: reachable by turn N or not, and the earliest turn (the budget is shared).
+
+    Each Goal gets an equal share of what is left when its turn comes, so the time the quick Goals
+    do not use goes to the deeper ones rather than being lost.
+    """
     numbers = sorted(int(g) for g in game.cards.goals)
     answers = []
-    share = None if timeout_s is None else timeout_s / len(numbers)
-    for number in numbers:
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    for index, number in enumerate(numbers):
+        share = None if deadline is None else max(0.0, deadline - time.monotonic()) / (len(numbers) - index)
         answers.append(solve_query(game, Query(QueryKind.GOAL, by_turn, number), opponent, share, caps, check_caps,
                                    earliest=earliest))
         if progress is not None:
