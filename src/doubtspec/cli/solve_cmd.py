@@ -53,13 +53,14 @@ T = TypeVar("T")
 
 solve_app = typer.Typer(help="Ask the bounded solver whether something can happen by turn N.", no_args_is_help=True)
 
-ByTurn = Annotated[int, typer.Option("--by-turn", min=1, help="The bound: turn N (round N: the Movement's Nth "
-                                                               "turn, then the Company's Nth turn).")]
+ByTurn = Annotated[int, typer.Option("--by-turn", min=1, metavar="N",
+                                     help="The bound: turn N (round N: the Movement's Nth turn, then the Company's "
+                                          "Nth turn).")]
 OpponentOption = Annotated[Opponent, typer.Option(
     "--opponent", help="The other side's policy: any (both sides choose freely) or passive (the Movement always "
                        "passes; only for the Company's questions).")]
 TimeoutOption = Annotated[float, typer.Option(
-    "--timeout", min=0.001, callback=seconds_callback("--timeout"),
+    "--timeout", min=0.001, metavar="SECONDS", callback=seconds_callback("--timeout"),
     help="Seconds for the whole question (witness hunt and proofs); what is not decided in time is 'unknown'.")]
 WitnessOption = Annotated[Path | None, typer.Option("--witness-out", dir_okay=False,
                                                     help="Write a 'yes' answer's witness trace (JSON) here; a path "
@@ -68,8 +69,10 @@ WitnessOption = Annotated[Path | None, typer.Option("--witness-out", dir_okay=Fa
 EarliestOption = Annotated[bool, typer.Option(
     "--earliest/--no-earliest", help="After a witness, spend the rest of the time proving earlier turns impossible "
                                      "(--no-earliest answers as soon as a witness is found).")]
-PlaysOption = Annotated[int, typer.Option("--plays", min=1, help="Play slots per Company turn in the unrolling.")]
-BuysOption = Annotated[int, typer.Option("--buys", min=1, help="Buy slots per Company turn in the unrolling.")]
+PlaysOption = Annotated[int, typer.Option("--plays", min=1, metavar="N",
+                                          help="Play slots per Company turn in the unrolling.")]
+BuysOption = Annotated[int, typer.Option("--buys", min=1, metavar="N",
+                                         help="Buy slots per Company turn in the unrolling.")]
 
 
 def _game(cards: Path | None, rulings: list[str] | None, witness_out: Path | None = None) -> Game:
@@ -251,9 +254,11 @@ def goal(goal_number: Annotated[int, typer.Argument(metavar="G", min=1, help="Th
 
 @solve_app.command("goals")
 def goals(by_turn: ByTurn, opponent: OpponentOption = Opponent.ANY,
-          timeout: Annotated[float, typer.Option("--timeout", min=0.001, callback=seconds_callback("--timeout"),
-                                                 help=(
-              "Seconds for all the Goals together (shared evenly); what is not decided in time is 'unknown'."))]
+          timeout: Annotated[float, typer.Option("--timeout", min=0.001, metavar="SECONDS",
+                                                  callback=seconds_callback("--timeout"),
+                                                  help="Seconds for all the Goals together (each Goal gets an equal "
+                                                       "share of what is left); what is not decided in time is "
+                                                       "'unknown'.")]
           = 9 * DEFAULT_TIMEOUT_S,
           cards: CardsOption = None, ruling: RulingOption = None, as_json: JsonOption = False,
           plays: PlaysOption = DEFAULT_PLAYS, buys: BuysOption = DEFAULT_BUYS,
@@ -301,7 +306,8 @@ def degenerate(
     = DEFAULT_THRESHOLDS[QueryKind.DEFEAT],
     movement_win_before: Annotated[int, typer.Option(help="Flag a Movement Goal Victory possible before this turn.")]
     = DEFAULT_THRESHOLDS[QueryKind.MOVEMENT_WIN],
-    games: Annotated[int, typer.Option(min=0, help="Games per simulated matchup (random, greedy) to compare with.")]
+    games: Annotated[int, typer.Option(min=0, metavar="N",
+                                       help="Games per simulated matchup (random, greedy) to compare with.")]
     = 200,
     seed: Annotated[int, typer.Option(help="Seed of the simulations.")] = 0,
     opponent: OpponentOption = Opponent.ANY, timeout: TimeoutOption = DEFAULT_TIMEOUT_S, cards: CardsOption = None,
