@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from cli_run import run_cli
 from doubtspec.agents.base import Matchup
 from doubtspec.agents.simulate import (
     GameResult,
@@ -15,21 +16,9 @@ from doubtspec.agents.simulate import (
     play_game,
     simulate,
 )
-from doubtspec.cli.app import main
 from doubtspec.errors import OptionError
 from doubtspec.model.game import Game
 from doubtspec.model.state import OutcomeReason
-
-
-def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    """Run the `doubtspec` command in-process: (exit code, stdout, stderr)."""
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_derive_seed_is_stable_and_spreads() -> None:
@@ -106,9 +95,9 @@ def test_simulate_rejects_bad_counts(game: Game, kwargs: dict[str, int], field: 
 # --- the command ----------------------------------------------------------------------------------
 
 
-def test_simulate_json_is_the_same_with_one_or_two_workers(capsys: pytest.CaptureFixture[str]) -> None:
-    code1, out1, _ = run_cli(capsys, "simulate", "--games", "12", "--seed", "4", "--workers", "1", "--json")
-    code2, out2, _ = run_cli(capsys, "simulate", "--games", "12", "--seed", "4", "--workers", "2", "--json")
+def test_simulate_json_is_the_same_with_one_or_two_workers() -> None:
+    code1, out1, _ = run_cli("simulate", "--games", "12", "--seed", "4", "--workers", "1", "--json")
+    code2, out2, _ = run_cli("simulate", "--games", "12", "--seed", "4", "--workers", "2", "--json")
     assert code1 == code2 == 0
     assert out1 == out2
     data = json.loads(out1)
@@ -117,8 +106,8 @@ def test_simulate_json_is_the_same_with_one_or_two_workers(capsys: pytest.Captur
     assert data["stuck"] == [] and data["errors"] == []
 
 
-def test_simulate_table_names_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run_cli(capsys, "simulate", "--games", "6", "--seed", "1",
+def test_simulate_table_names_the_figures() -> None:
+    code, out, _ = run_cli("simulate", "--games", "6", "--seed", "1",
                            "--agents", "company=greedy,movement=random")
     assert code == 0
     for text in ("Outcomes", "star-victory", "goal-victory", "rounds", "reshuffles", "median", "Company stars",
@@ -126,10 +115,10 @@ def test_simulate_table_names_the_figures(capsys: pytest.CaptureFixture[str]) ->
         assert text in out
 
 
-def test_simulate_accepts_cards_and_rulings(capsys: pytest.CaptureFixture[str]) -> None:
+def test_simulate_accepts_cards_and_rulings() -> None:
     from doubtspec.model.cards import default_cards_path
 
-    code, out, _ = run_cli(capsys, "simulate", "--games", "3", "--json", "--cards", str(default_cards_path()),
+    code, out, _ = run_cli("simulate", "--games", "3", "--json", "--cards", str(default_cards_path()),
                            "--ruling", "draw-order=reshuffle-first")
     assert code == 0
     assert json.loads(out)["rulings"] == "draw-order=reshuffle-first"
@@ -143,10 +132,10 @@ def test_simulate_accepts_cards_and_rulings(capsys: pytest.CaptureFixture[str]) 
     (("--max-rounds", "0"), "--max-rounds"),
     (("--ruling", "no-such-ruling=x"), "--ruling"),
 ])
-def test_simulate_bad_options_exit_2_naming_the_option(capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
+def test_simulate_bad_options_exit_2_naming_the_option(args: tuple[str, ...],
                                                        option: str) -> None:
     extra = () if args[0] == "--games" else ("--games", "2")
-    code, _, err = run_cli(capsys, "simulate", *extra, *args)
+    code, _, err = run_cli("simulate", *extra, *args)
     assert code == 2
     assert option in err
 

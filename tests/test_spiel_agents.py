@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from cli_run import run_cli
 from doubtspec.agents.base import AGENTS, Matchup, make_agent
 from doubtspec.agents.simulate import iter_game
-from doubtspec.cli.app import main
 from doubtspec.cli.exitcodes import ExitCode
 from doubtspec.errors import OptionError
 from doubtspec.model.cards import load_cards
@@ -23,15 +23,6 @@ DATA = Path(__file__).parent / "data"
 needs_spiel = pytest.mark.skipif(not spiel_available(),
                                  reason="OpenSpiel is not installed: pip install -e '.[dev,spiel]'")
 
-
-def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    try:
-        main(list(args))
-        code = 0
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _without_spiel(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -58,10 +49,10 @@ def test_naming_mcts_without_the_extra_is_a_clear_error(monkeypatch: pytest.Monk
     ["play", "--agents", "mcts"],
     ["solve", "degenerate", "--by-turn", "1", "--agents", "movement=mcts"],
 ])
-def test_the_cli_exits_2_without_the_extra(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+def test_the_cli_exits_2_without_the_extra(monkeypatch: pytest.MonkeyPatch,
                                           argv: list[str]) -> None:
     _without_spiel(monkeypatch)
-    code, out, err = run_cli(capsys, *argv)
+    code, out, err = run_cli(*argv)
     assert code == ExitCode.BAD_INPUT, (out, err)
     assert "--agents" in err and "OpenSpiel" in err and "'.[spiel]'" in err
 
@@ -113,21 +104,21 @@ def test_mcts_never_searches_the_real_hidden_hand(game: Game, monkeypatch: pytes
 
 
 @needs_spiel
-def test_simulate_and_play_accept_mcts(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run_cli(capsys, "simulate", "--agents", "company=mcts,movement=greedy", "--games", "1",
+def test_simulate_and_play_accept_mcts() -> None:
+    code, out, err = run_cli("simulate", "--agents", "company=mcts,movement=greedy", "--games", "1",
                              "--max-rounds", "2", "--json")
     assert code == 0, err
     data = json.loads(out)
     assert data["agents"] == {"company": "mcts", "movement": "greedy"} and not data["errors"]
-    code, out, err = run_cli(capsys, "play", "--agents", "movement=mcts", "--max-rounds", "1", "--no-states")
+    code, out, err = run_cli("play", "--agents", "movement=mcts", "--max-rounds", "1", "--no-states")
     assert code == 0, err
     assert "Round 1 · Movement" in out
 
 
 @needs_spiel
-def test_degenerate_simulates_a_further_mcts_matchup(capsys: pytest.CaptureFixture[str]) -> None:
+def test_degenerate_simulates_a_further_mcts_matchup() -> None:
     tiny = str(DATA / "tiny3.toml")
-    code, out, err = run_cli(capsys, "solve", "degenerate", "--by-turn", "1", "--cards", tiny, "--plays", "2",
+    code, out, err = run_cli("solve", "degenerate", "--by-turn", "1", "--cards", tiny, "--plays", "2",
                              "--buys", "1", "--games", "1", "--agents", "company=mcts", "--json")
     assert code == ExitCode.OK, err
     data = json.loads(out)
