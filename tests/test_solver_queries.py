@@ -90,7 +90,7 @@ def test_known_false_stars_by_turn_one() -> None:
     assert answer.status == "no"
     assert answer.witness is None
     assert answer.exact is True  # the abstraction's proof has no caps
-    assert answer.turn_methods() == {1: "abstraction-bmc"}
+    assert answer.turn_methods() == {1: "abstraction-schedules"}
     assert_consistent(answer)
 
 
@@ -155,7 +155,7 @@ def test_the_hunt_finds_the_witness_and_the_unrolling_proves_it_earliest() -> No
     answer = solve(TINY, QueryKind.STARS, 2, Opponent.PASSIVE, caps=CAPS, check_caps=False)
     assert answer.status == "yes" and answer.witness_from == "hunt"
     assert answer.earliest == 2 and answer.proved_none_by == 1 and answer.earliest_exact
-    assert answer.turn_methods() == {1: "abstraction-bmc"}  # only the turns before the witness are proved
+    assert answer.turn_methods() == {1: "abstraction-schedules"}  # only the turns before the witness are proved
     assert answer.checks == []  # the abstraction settled them: the unrolling was not needed
     assert_consistent(answer)
     assert answer.witness is not None

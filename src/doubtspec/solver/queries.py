@@ -30,6 +30,7 @@ from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, OutcomeReason
 from doubtspec.solver import progress
 from doubtspec.solver.abstraction import company as company_abstraction
+from doubtspec.solver.abstraction.company_schedules import ScheduleProver
 from doubtspec.solver.abstraction.movement_prover import MovementProver, movement_abstraction
 from doubtspec.solver.abstraction.prover import AbstractionProver
 from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, turn_reached
@@ -286,8 +287,12 @@ def progress_of(query: Query) -> Progress:
 # --- the methods -------------------------------------------------------------------------------
 
 
-def abstraction_for(game: Game, query: Query) -> AbstractionProver | None:
-    """The sound abstraction that can prove this query's turns impossible, if there is one."""
+def abstraction_for(game: Game, query: Query) -> AbstractionProver | ScheduleProver | None:
+    """The sound abstraction that can prove this query's turns impossible, if there is one.
+
+    The Company's targets are decided by one-shot checks split on Reshuffle schedules
+    (`ScheduleProver`); the Movement's by its incremental BMC and refinement (`MovementProver`).
+    """
     if query.kind is QueryKind.STARS:
         target = company_abstraction.STAR
     elif query.kind is QueryKind.PROFIT:
@@ -297,7 +302,7 @@ def abstraction_for(game: Game, query: Query) -> AbstractionProver | None:
     else:
         return None  # the Company's defeats have no abstraction here yet
     model = company_abstraction.CompanyAbstraction.of(game)
-    return AbstractionProver("abstraction", model.system(target), model.lemmas())
+    return ScheduleProver(model.system(target), target, model.lemmas())
 
 
 def peak_memory_mib() -> float:

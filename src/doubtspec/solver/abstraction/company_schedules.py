@@ -1,0 +1,278 @@
+"""The Company's abstraction decided turn by turn: one-shot solvers, proved round facts, Reshuffle schedules.
+
+`ScheduleProver` implements `doubtspec.solver.verdict.ProofMethod` for a Company target (Star or
+Profit Victory) over the counter abstraction's `RoundSystem`. It asks the same question as
+`AbstractionProver` ("is the target reachable by the end of round k?") but in three ways that Z3
+settles far sooner on this system:
+
+1. **One-shot solvers.** Each check builds a fresh `QF_LIA` solver over rounds 0..k (the round's
+   formula is copied per round by substitution, as in `RoundBmc`). Z3 then preprocesses the whole
+   problem (its QF_LIA tactic), which an incremental solver checked under assumptions does not:
+   on the shipped set turn 4 of the stars question takes 1.4 s of CPU one-shot and more than 300 s
+   incrementally with the seed that settles it in the prover's restarts.
+2. **Round facts.** Before turn k is checked, small facts about round k are proved, each by an
+   UNSAT check over the k rounds (so each holds in every run of the abstraction, hence of the game):
+   whether a Reshuffle Sequence can or must run in round k, whether a mid-play reshuffle can, and
+   the most stars the Company can hold after round k. Proved facts are asserted in every later
+   check; they are cuts that Z3 does not find alone (after three rounds at most one star: 2 s).
+   A fact whose check is not UNSAT is simply not used. Turn k-1 proved impossible is a fact too.
+3. **Reshuffle schedules.** A target still open after a short direct check is split into cases:
+   which rounds run a Reshuffle Sequence (the target latches only in a Sequence, so round k runs
+   one) and, for the stars question, which earlier Sequences scored a star. The cases cover every
+   run, so the turn is impossible when every case is UNSAT. Most cases are refuted in a fraction of
+   a second by the deck count; the open ones are retried with doubling time slices and new seeds.
+
+Every verdict is about the abstraction: "impossible" is the game's, "possible" only a possibility
+(`concrete=False`), as for the other abstraction provers. Nothing here adds a formula that is not
+proved first, so soundness rests on the abstraction alone (checked against the engine in
+`tests/test_solver_abstraction_company.py`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import z3
+
+from doubtspec.solver.abstraction.company import STAR
+from doubtspec.solver.abstraction.system import Lemma, RoundSystem, State, StepTemplate, proved_lemmas, template_of
+from doubtspec.solver.verdict import Budget, OutOfTime, TurnProof, TurnVerdict
+
+NAME = "abstraction-schedules"
+DIRECT_SLICE_S = 3.0
+"""The first, whole-turn check's time slice (most turns that are easy are settled within it)."""
+FACT_SLICE_S = 4.0
+"""Each round fact's check: a fact not proved within this is left out (it only speeds checks up)."""
+CASE_SLICE_S = 1.0
+"""The first time slice of each case of a split; each retry of the open cases doubles it."""
+LEMMA_SHARE = 0.2
+SEED_STEP = 7919
+
+
+@dataclass(frozen=True, slots=True)
+class RoundFact:
+    """A formula over the unrolling proved to hold in every run of the abstraction (an UNSAT check)."""
+
+    round: int
+    formula: z3.BoolRef
+    text: str
+
+
+@dataclass(slots=True)
+class Case:
+    """One case of a split: its constraints and what it says, with its time slice so far."""
+
+    constraints: list[z3.BoolRef]
+    text: str
+    slice_s: float = CASE_SLICE_S
+
+
+def sequence_at(round_number: int) -> z3.BoolRef:
+    """The round's "a Reshuffle Sequence runs" unknown (named by `CompanyAbstraction.step` via `Fresh`)."""
+    return z3.Bool(f"sequence@{round_number}")
+
+
+def mid_reshuffle_at(round_number: int) -> z3.BoolRef:
+    return z3.Bool(f"midshuffle@{round_number}")
+
+
+@dataclass(slots=True)
+class ScheduleProver:
+    """Decides "target reached by turn k?" on the Company's abstraction; only "impossible" is a game fact."""
+
+    system: RoundSystem
+    target: str
+    """`company.STAR` or `company.PROFIT` (which latch the system's target reads)."""
+    candidates: Sequence[Lemma] = ()
+    name: str = NAME
+    lemmas: list[Lemma] = field(default_factory=list)
+    rejected: list[tuple[str, str]] = field(default_factory=list)
+    lemma_seconds: float = 0.0
+    facts: list[RoundFact] = field(default_factory=list)
+    proved_upto: int = 0
+    """The last turn this prover proved impossible."""
+    checks: int = 0
+    """Solver calls made (facts, direct checks and cases)."""
+    model: z3.ModelRef | None = None
+    """The abstraction's run behind the last "possible"."""
+    _states: list[dict[str, z3.ArithRef]] = field(default_factory=list)
+    _rounds: list[list[z3.BoolRef]] = field(default_factory=list)
+    _template: StepTemplate | None = None
+    _prepared: bool = False
+    _seed: int = 0
+    _facts_for: set[int] = field(default_factory=set)
+    _stars_at_most: dict[int, int] = field(default_factory=dict)
+    """Round to the most stars proved possible after it (only for proved bounds)."""
+
+    # --- the unrolling ---
+
+    def _prepare(self, budget: Budget) -> bool:
+        """Prove the candidate lemmas once and build the round template; False if out of time."""
+        if not self._prepared:
+            started = time.perf_counter()
+            proved, rejected = proved_lemmas(self.system, self.candidates, budget.share(LEMMA_SHARE))
+            self.lemmas = proved
+            self.rejected = [(lemma.name, "counterexample" if verdict is TurnVerdict.POSSIBLE else "undecided")
+                             for lemma, verdict in rejected]
+            self.lemma_seconds = time.perf_counter() - started
+            self.system = self.system.with_lemmas(proved)
+            self._prepared = True
+        if self._template is None:
+            try:
+                self._template = template_of(self.system, budget)
+            except OutOfTime:
+                return False
+            first = self.system.state("@0")
+            self._states = [first]
+            self._rounds = [[self.system.init(first), self.system.invariant(first)]]
+        return True
+
+    def _unroll(self, rounds: int) -> None:
+        assert self._template is not None
+        while len(self._states) <= rounds:
+            k = len(self._states)
+            post = self.system.state(f"@{k}")
+            self._rounds.append([self._template.instance(self._states[-1], post, f"@{k}", z3.IntVal(k)),
+                                 self.system.invariant(post)])
+            self._states.append(post)
+
+    def state(self, round_number: int) -> State:
+        return self._states[round_number]
+
+    def _check(self, rounds: int, extra: Sequence[z3.BoolRef], budget: Budget, cap_s: float) -> z3.CheckSatResult:
+        """One fresh QF_LIA solver over rounds 0..`rounds`, the facts proved for them, and `extra`."""
+        self._unroll(rounds)
+        solver = z3.SolverFor("QF_LIA")
+        for formulas in self._rounds[: rounds + 1]:
+            solver.add(*formulas)
+        solver.add(*[fact.formula for fact in self.facts if fact.round <= rounds])
+        solver.add(*extra)
+        solver.set("random_seed", self._seed)
+        solver.set("timeout", budget.z3_ms(cap_s))
+        self._seed = (self._seed + SEED_STEP) % 100_003
+        self.checks += 1
+        result = solver.check()
+        self.model = solver.model() if result == z3.sat else None
+        return result
+
+    # --- round facts ---
+
+    def _prove(self, rounds: int, formula: z3.BoolRef, text: str, budget: Budget) -> bool:
+        """Add `formula` as a fact if its negation is UNSAT over `rounds` rounds (within a short slice)."""
+        if not budget.can_start():
+            return False
+        if self._check(rounds, [z3.Not(formula)], budget, FACT_SLICE_S) == z3.unsat:
+            self.facts.append(RoundFact(rounds, formula, text))
+            return True
+        return False
+
+    def _learn_facts(self, k: int, budget: Budget) -> None:
+        """Prove what can be proved cheaply about round `k` (once per round)."""
+        if k in self._facts_for:
+            return
+        self._facts_for.add(k)
+        sequence = sequence_at(k)
+        if not self._prove(k, z3.Not(sequence), f"no Reshuffle Sequence in round {k}", budget):
+            self._prove(k, sequence, f"a Reshuffle Sequence in round {k}", budget)
+        assert self._template is not None
+        if any(term.decl().name() == "midshuffle@step" for term in self._template.fresh):
+            self._prove(k, z3.Not(mid_reshuffle_at(k)), f"no mid-play reshuffle in round {k}", budget)
+        if self.target == STAR:
+            # A round adds at most one star, so after round k at most one more than after round k-1.
+            before = self._stars_at_most.get(k - 1, k - 1)
+            if self._prove(k, self.state(k)["stars"] <= before, f"at most {before} stars after round {k}", budget):
+                self._stars_at_most[k] = before
+            else:
+                self._stars_at_most[k] = before + 1
+
+    # --- the cases ---
+
+    def _cases(self, k: int) -> list[Case]:
+        """Every Reshuffle schedule of rounds 1..k with a Sequence in round k, minus those the facts rule out."""
+        fixed: dict[int, bool] = {}
+        for fact in self.facts:
+            for r in range(1, k + 1):
+                if fact.formula.eq(sequence_at(r)):
+                    fixed[r] = True
+                elif fact.formula.eq(z3.Not(sequence_at(r))):
+                    fixed[r] = False
+        if any(f.text == f"target not reached by round {k - 1}" for f in self.facts):
+            fixed[k] = True  # the target latches only in a Sequence, and it was not set before round k
+        free = [r for r in range(1, k + 1) if r not in fixed]
+        cases = []
+        for values in itertools.product((False, True), repeat=len(free)):
+            schedule = dict(fixed)
+            schedule.update(zip(free, values, strict=True))
+            constraints = [sequence_at(r) if schedule[r] else z3.Not(sequence_at(r)) for r in range(1, k + 1)]
+            text = "".join("S" if schedule[r] else "." for r in range(1, k + 1))
+            cases.append(Case(constraints, f"Sequences {text}"))
+        return cases
+
+    def _star_cases(self, k: int, case: Case) -> list[Case]:
+        """`case` split on which of its Sequences before round k scored a star (one star per Sequence at most)."""
+        rounds = [r for r in range(1, k) if case.text.split()[-1][r - 1] == "S"]
+        split = []
+        for scored in itertools.product((0, 1), repeat=len(rounds)):
+            constraints = list(case.constraints)
+            for r in range(1, k):
+                if r in rounds:
+                    step = scored[rounds.index(r)]
+                    constraints.append(self.state(r)["stars"] == self.state(r - 1)["stars"] + step)
+            text = ",".join(str(r) for r, s in zip(rounds, scored, strict=True) if s) or "none"
+            split.append(Case(constraints, f"{case.text}, stars at {text}", case.slice_s))
+        return split
+
+    def _settle(self, k: int, budget: Budget) -> TurnVerdict:
+        target = [self.system.target(self.state(k))]
+        direct = self._check(k, target, budget, DIRECT_SLICE_S)
+        if direct != z3.unknown:
+            return TurnVerdict.IMPOSSIBLE if direct == z3.unsat else TurnVerdict.POSSIBLE
+        open_cases = self._cases(k)
+        split_stars = self.target == STAR
+        while open_cases and budget.can_start():
+            still_open: list[Case] = []
+            for case in open_cases:
+                if not budget.can_start():
+                    return TurnVerdict.UNKNOWN
+                result = self._check(k, [*target, *case.constraints], budget, case.slice_s)
+                if result == z3.sat:
+                    return TurnVerdict.POSSIBLE
+                if result == z3.unknown:
+                    if split_stars and ", stars at" not in case.text:
+                        still_open += self._star_cases(k, case)
+                    else:
+                        case.slice_s *= 2
+                        still_open.append(case)
+            open_cases = still_open
+        return TurnVerdict.IMPOSSIBLE if not open_cases else TurnVerdict.UNKNOWN
+
+    # --- the method ---
+
+    def decide(self, by_turn: int, budget: Budget, first_turn: int = 1) -> list[TurnProof]:
+        proofs: list[TurnProof] = []
+        if not budget.can_start() or not self._prepare(budget):
+            return proofs
+        for turn in range(first_turn, by_turn + 1):
+            if budget.expired():
+                break
+            started = time.perf_counter()
+            self._unroll(turn)
+            if self.proved_upto == turn - 1:
+                self._add_fact(RoundFact(turn - 1, z3.Not(self.system.target(self.state(turn - 1))),
+                                         f"target not reached by round {turn - 1}"))
+            self._learn_facts(turn, budget)
+            verdict = self._settle(turn, budget)
+            if verdict is TurnVerdict.IMPOSSIBLE:
+                self.proved_upto = max(self.proved_upto, turn)
+            names = tuple(lemma.name for lemma in self.lemmas)
+            proofs.append(TurnProof(turn, verdict, self.name, time.perf_counter() - started, names, concrete=False))
+            if verdict is not TurnVerdict.IMPOSSIBLE:
+                break
+        return proofs
+
+    def _add_fact(self, fact: RoundFact) -> None:
+        if not any(f.text == fact.text for f in self.facts):
+            self.facts.append(fact)
