@@ -396,7 +396,7 @@ class CompanyAbstraction:
         for k in classes:
             n = k.name
             standard[k.index] = nat(f"play_{n}") if k.standard is not None else zero
-            reserve_plays[k.index] = nat(f"reserve_{n}") if k.reserve is not None else zero
+            reserve_plays[k.index] = nat(f"reserveplay_{n}") if k.reserve is not None else zero
             spent[k.index] = nat(f"spend_{n}") if k.budget > 0 else zero
             spent_buy[k.index] = nat(f"spendbuy_{n}") if k.budget > 0 else zero
             left_in_hand[k.index] = nat(f"left_{n}")

@@ -142,14 +142,16 @@ class ScheduleProver:
     def state(self, round_number: int) -> State:
         return self._states[round_number]
 
+    def formulas(self, rounds: int) -> list[z3.BoolRef]:
+        """Rounds 0..`rounds` of the abstraction and every fact proved about them (what each check asserts)."""
+        self._unroll(rounds)
+        listed = [formula for formulas in self._rounds[: rounds + 1] for formula in formulas]
+        return listed + [fact.formula for fact in self.facts if fact.round <= rounds]
+
     def _check(self, rounds: int, extra: Sequence[z3.BoolRef], budget: Budget, cap_s: float) -> z3.CheckSatResult:
         """One fresh QF_LIA solver over rounds 0..`rounds`, the facts proved for them, and `extra`."""
-        self._unroll(rounds)
         solver = z3.SolverFor("QF_LIA")
-        for formulas in self._rounds[: rounds + 1]:
-            solver.add(*formulas)
-        solver.add(*[fact.formula for fact in self.facts if fact.round <= rounds])
-        solver.add(*extra)
+        solver.add(*self.formulas(rounds), *extra)
         solver.set("random_seed", self._seed)
         solver.set("timeout", budget.z3_ms(cap_s))
         self._seed = (self._seed + SEED_STEP) % 100_003

@@ -147,6 +147,11 @@ def template_of(system: RoundSystem, budget: Budget | None = None) -> StepTempla
     fresh = Fresh("@step", None if budget is None else budget.working_end)
     turn = z3.Int("__round@step")
     formula = system.step(pre, post, fresh, turn)
+    # A round's own unknown is renamed `<name>@k` per round, as state k's variables are: one named like
+    # a state variable would be the same Z3 constant as that variable and silently constrain it.
+    clashes = {term.decl().name().removesuffix("@step") for term in fresh.made} & set(system.variables)
+    if clashes:
+        raise ValueError(f"{system.name}: round unknowns named like state variables: {sorted(clashes)}")
     template = StepTemplate(pre, post, tuple(fresh.made), turn, formula)
     if len(_TEMPLATES) > 32:
         _TEMPLATES.clear()
