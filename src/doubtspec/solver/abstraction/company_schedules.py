@@ -13,7 +13,8 @@ settles far sooner on this system:
 2. **Round facts.** Before turn k is checked, small facts about round k are proved, each by an
    UNSAT check over the k rounds (so each holds in every run of the abstraction, hence of the game):
    whether a Reshuffle Sequence can or must run in round k, whether a mid-play reshuffle can, and
-   the most stars the Company can hold after round k. Proved facts are asserted in every later
+   the most stars the Company can hold after round k (for the Profit question: the most Profit,
+   one of a few steps above the round before). Proved facts are asserted in every later
    check; they are cuts that Z3 does not find alone (after three rounds at most one star: 2 s).
    A fact whose check is not UNSAT is simply not used. Turn k-1 proved impossible is a fact too.
 3. **Reshuffle schedules.** A target still open after a short direct check is split into cases:
@@ -48,6 +49,8 @@ FACT_SLICE_S = 4.0
 """Each round fact's check: a fact not proved within this is left out (it only speeds checks up)."""
 CASE_SLICE_S = 1.0
 """The first time slice of each case of a split; each retry of the open cases doubles it."""
+PROFIT_STEPS = (10, 20, 40)
+"""Profit a round may add, tried in order as a round fact for the Profit question (Set-Up has none)."""
 LEMMA_SHARE = 0.2
 SEED_STEP = 7919
 
@@ -105,6 +108,7 @@ class ScheduleProver:
     _seed: int = 0
     _facts_for: set[int] = field(default_factory=set)
     _stars_at_most: dict[int, int] = field(default_factory=dict)
+    _profit_at_most: dict[int, int] = field(default_factory=lambda: {0: 0})
     """Round to the most stars proved possible after it (only for proved bounds)."""
 
     # --- the unrolling ---
@@ -189,6 +193,15 @@ class ScheduleProver:
                 self._stars_at_most[k] = before
             else:
                 self._stars_at_most[k] = before + 1
+        else:
+            # Profit grows by a bounded amount per round; the smallest of a few steps that can be proved.
+            before = self._profit_at_most.get(k - 1)
+            if before is not None:
+                for step in PROFIT_STEPS:
+                    if self._prove(k, self.state(k)["profit"] <= before + step,
+                                   f"at most {before + step} Profit after round {k}", budget):
+                        self._profit_at_most[k] = before + step
+                        break
 
     # --- the cases ---
 
