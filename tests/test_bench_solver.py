@@ -6,7 +6,8 @@ shipped-set case records in `extra_info` how the answer was reached: the hunt's 
 time, and the unrolling's checks (turn, result, seconds). Two timings per bound: the question
 alone (`earliest=False`: stop at the first witness) and the question with as much of the
 earliest turn proved as a 60-second budget allows. The per-method cases time one proof method
-alone, turn by turn (the abstraction's BMC, its Spacer check, the exact unrolling), on the shipped
+alone, turn by turn (the abstraction's schedule prover, its incremental BMC, its Spacer check, the
+exact unrolling), on the shipped
 set and on tests/data/large.toml, so that the growth per turn is visible side by side.
 """
 
@@ -23,6 +24,7 @@ from doubtspec.model.state import OutcomeReason
 from doubtspec.solver import exhaustive
 from doubtspec.solver.abstraction import Budget, RoundBmc, spacer_check
 from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstraction
+from doubtspec.solver.abstraction.company_schedules import ScheduleProver
 from doubtspec.solver.queries import Answer, Opponent, QueryKind, solve, solve_goals
 from doubtspec.solver.unrolling import bmc
 from doubtspec.solver.unrolling.bmc import Caps
@@ -87,6 +89,30 @@ def test_bench_abstraction_bmc_per_turn(benchmark: Any, name: str, target: str, 
 
     verdict = benchmark.pedantic(run, rounds=1, iterations=1)
     _record(benchmark, verdict=verdict)
+
+
+@pytest.mark.benchmark
+@pytest.mark.parametrize("turn", [1, *(pytest.param(k, marks=pytest.mark.slow) for k in (2, 3, 4, 5))])
+@pytest.mark.parametrize("target", ["stars", "profit"])
+@pytest.mark.parametrize("name", ["shipped", "large"])
+def test_bench_abstraction_schedules_per_turn(benchmark: Any, name: str, target: str, turn: int) -> None:
+    """The schedule prover alone (one-shot checks, round facts, Reshuffle schedules): turn k after turns 1..k-1.
+
+    Each turn's time is recorded in `extra_info` (`seconds` per turn, wall), so the growth per turn is
+    visible; 120 s in all.
+    """
+    model = CompanyAbstraction.of(FILES[name])
+    latch = TARGET_LATCH[target]
+
+    def run() -> list[tuple[int, str, float]]:
+        prover = ScheduleProver(model.system(latch), latch, model.lemmas())
+        proofs = prover.decide(turn, Budget.of(120.0))
+        return [(p.turn, p.verdict.value, round(p.seconds, 2)) for p in proofs]
+
+    turns = benchmark.pedantic(run, rounds=1, iterations=1)
+    _record(benchmark, turns=turns)
+    if turn <= 2:
+        assert [verdict for _, verdict, _ in turns] == ["impossible"] * turn
 
 
 @pytest.mark.benchmark

@@ -35,7 +35,7 @@ GAMES = {name: Game(load_cards(path)) for name, path in FILES.items()}
 AGENTS = ("random", "careful", "greedy")
 ROUNDS = 3
 """The rounds of each game checked against the facts (and the turns the provers decide first)."""
-DECIDED = {("shipped", STAR): 3, ("shipped", PROFIT): 2, ("large", STAR): 3, ("large", PROFIT): 2,
+DECIDED = {("shipped", STAR): 3, ("shipped", PROFIT): 2, ("large", STAR): 2, ("large", PROFIT): 2,
            ("tiny3", STAR): 1, ("tiny3", PROFIT): 1}
 """Turns each prover decides before its facts are checked (the turns it settles in seconds)."""
 
@@ -132,7 +132,7 @@ def test_a_round_unknown_named_like_a_state_variable_is_refused() -> None:
 
 def test_the_schedule_prover_agrees_with_the_incremental_prover() -> None:
     """Both provers, over the same abstraction, settle the same turns the same way (tiny3 and the shipped set)."""
-    for name, by_turn in (("tiny3", 2), ("shipped", 2)):
+    for name, by_turn in (("tiny3", 2), ("shipped", 1)):
         for target in (STAR, PROFIT):
             model = CompanyAbstraction.of(GAMES[name])
             old = AbstractionProver("abstraction", model.system(target), model.lemmas())
