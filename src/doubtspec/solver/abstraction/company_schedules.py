@@ -188,19 +188,19 @@ class ScheduleProver:
             self._prove(k, z3.Not(mid_reshuffle_at(k)), f"no mid-play reshuffle in round {k}", budget)
         if self.target == STAR:
             # A round adds at most one star, so after round k at most one more than after round k-1.
-            before = self._stars_at_most.get(k - 1, k - 1)
-            if self._prove(k, self.state(k)["stars"] <= before, f"at most {before} stars after round {k}", budget):
-                self._stars_at_most[k] = before
+            stars = self._stars_at_most.get(k - 1, k - 1)
+            if self._prove(k, self.state(k)["stars"] <= stars, f"at most {stars} stars after round {k}", budget):
+                self._stars_at_most[k] = stars
             else:
-                self._stars_at_most[k] = before + 1
+                self._stars_at_most[k] = stars + 1
         else:
             # Profit grows by a bounded amount per round; the smallest of a few steps that can be proved.
-            before = self._profit_at_most.get(k - 1)
-            if before is not None:
+            profit = self._profit_at_most.get(k - 1)
+            if profit is not None:
                 for step in PROFIT_STEPS:
-                    if self._prove(k, self.state(k)["profit"] <= before + step,
-                                   f"at most {before + step} Profit after round {k}", budget):
-                        self._profit_at_most[k] = before + step
+                    if self._prove(k, self.state(k)["profit"] <= profit + step,
+                                   f"at most {profit + step} Profit after round {k}", budget):
+                        self._profit_at_most[k] = profit + step
                         break
 
     # --- the cases ---
