@@ -9,6 +9,8 @@ is only a possibility: the query layer then asks the exact unrolling or the hunt
                   (Spacer: "not by round k" / "never"), `prove_lemma` (k-induction)
     company.py    the Company's side as counts per card type and zone, the Movement as any
                   removal of Victims and any Restriction card it may add
+    company_schedules.py  the Company's questions decided by one-shot checks, proved round
+                  facts and case splits on the Reshuffle schedule (the query layer's prover)
     movement.py   the Movement's side (Goals)
 
 The verdict types every method shares live in `doubtspec.solver.verdict` and are re-exported here.
