@@ -274,7 +274,7 @@ class Concretizer:
                 if step.played is not None:
                     removed = positions.get(step.removed) if step.removed is not None else None
                     plays = [a for a in actions if isinstance(a, MovementPlay) and a.card == step.played]
-                    exact = [a for a in plays if a.flip == flips and a.remove == removed]
+                    exact: list[Action] = [a for a in plays if a.flip == flips and a.remove == removed]
                     return exact + [a for a in plays if a not in exact]
                 if step.space is not None:
                     return self._buy_options(step.space, flips, actions, state)
@@ -310,7 +310,7 @@ class Concretizer:
         same_space = [a for a in buys if a.space == space and a.flip != flips]
         same_action = [a for a in buys if a.space != space and self.game.cards.market[a.space].action is kind]
         # fewer flips keep more icons for the Action
-        return exact + sorted(same_space, key=lambda a: len(a.flip)) + sorted(same_action, key=lambda a: len(a.flip))
+        return [*exact, *sorted(same_space, key=lambda a: len(a.flip)), *sorted(same_action, key=lambda a: len(a.flip))]
 
     # --- the search ------------------------------------------------------------------------------
 
