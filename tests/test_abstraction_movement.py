@@ -266,13 +266,18 @@ TURN_SEVEN_RUN = RunPlan(3, (1, 6, 8, 9, 7, 3, 5, 2, 4), (
     RoundPlan(None, 3, None, frozenset({3}), None, 1, 0, None, False)))
 
 
-def test_refinement_uses_another_space_with_the_runs_action() -> None:
-    actions = concretize(SHIPPED, TURN_SEVEN_RUN, None)
+@pytest.mark.parametrize("card_file", ["shipped", "large"])
+def test_refinement_uses_another_space_with_the_runs_action(card_file: str) -> None:
+    """The large file shares the shipped set's Movement cards, Goals and Market; its Company differs (and
+    makes every Pacing of the run, so there the run is followed exactly)."""
+    game = FILES[card_file]
+    actions = concretize(game, TURN_SEVEN_RUN, None)
     assert actions is not None
-    final = replay_actions(SHIPPED, actions)
+    final = replay_actions(game, actions)
     assert final.points() >= 10 and turn_reached(final) == 7
     last = [a for a in actions if isinstance(a, MovementBuy)][-1]
-    assert last.space != 3 and SHIPPED.cards.market[last.space].action is MarketAction.AGITATION
+    assert game.cards.market[last.space].action is MarketAction.AGITATION
+    assert (last.space != 3) is (card_file == "shipped")
 
 
 @pytest.mark.slow
