@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from doubtspec.agents.base import Matchup
 from doubtspec.agents.simulate import iter_game
-from doubtspec.model.cards import load_cards
+from doubtspec.model.actions import MovementBuy
+from doubtspec.model.cards import MarketAction, load_cards
 from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
 from doubtspec.model.game import Game
 from doubtspec.model.state import Actor, GameState, OutcomeReason, Phase
@@ -29,6 +30,7 @@ from doubtspec.solver import exhaustive
 from doubtspec.solver.abstraction.movement import MovementModel, RoundCheck
 from doubtspec.solver.abstraction.movement_pacing import first_pacing_round
 from doubtspec.solver.abstraction.movement_prover import movement_abstraction
+from doubtspec.solver.abstraction.movement_witness import RoundPlan, RunPlan, concretize
 from doubtspec.solver.hunt import turn_reached
 from doubtspec.solver.unrolling.bmc import Caps
 from doubtspec.solver.unrolling.witness import replay_actions
@@ -241,6 +243,41 @@ def test_goals_six_and_seven_earliest_at_turn_four_on_the_shipped_set(goal: int)
 def test_goal_eight_reached_at_turn_five_on_the_shipped_set() -> None:
     """Three Pacings in a row (rounds 2-4) and three Organize buys: G8 at turn 5, three turns before the hunt's."""
     assert _recorded_turn(8, 5) == 5
+
+
+def test_goal_victory_reached_at_turn_seven_on_the_shipped_set() -> None:
+    """Five Goals (10 points) by turn 7, four turns before the hunt's witness; the abstraction rules out turn 6."""
+    trace = load_trace(DATA / "witness_win_turn7.trace")
+    assert check_cards(trace, SHIPPED) is None
+    final = replay_actions(SHIPPED, trace.parsed())
+    assert final.outcome is not None and final.outcome.reason is OutcomeReason.GOAL_VICTORY
+    assert turn_reached(final) == 7
+
+
+# The abstraction's first turn-7 run for Goal Victory (Pacing in rounds 2-6). The engine's Company paces
+# only four times, so in round 7 the run's Agitation space is empty: the refinement buys at the other one.
+TURN_SEVEN_RUN = RunPlan(3, (1, 6, 8, 9, 7, 3, 5, 2, 4), (
+    RoundPlan(None, 3, 34, frozenset(), None, 7, 0, None, False),
+    RoundPlan(None, 4, 9, frozenset({3}), 34, None, 0, None, True),
+    RoundPlan(9, None, None, frozenset({3}), None, None, 0, None, True),
+    RoundPlan(None, 3, 2, frozenset({9, 3}), None, 8, 0, None, True),
+    RoundPlan(None, 3, 6, frozenset(), None, 5, 0, None, True),
+    RoundPlan(None, 3, 25, frozenset(), None, 4, 1, None, True),
+    RoundPlan(None, 3, None, frozenset({3}), None, 1, 0, None, False)))
+
+
+@pytest.mark.parametrize("card_file", ["shipped", "large"])
+def test_refinement_uses_another_space_with_the_runs_action(card_file: str) -> None:
+    """The large file shares the shipped set's Movement cards, Goals and Market; its Company differs (and
+    makes every Pacing of the run, so there the run is followed exactly)."""
+    game = FILES[card_file]
+    actions = concretize(game, TURN_SEVEN_RUN, None)
+    assert actions is not None
+    final = replay_actions(game, actions)
+    assert final.points() >= 10 and turn_reached(final) == 7
+    last = [a for a in actions if isinstance(a, MovementBuy)][-1]
+    assert game.cards.market[last.space].action is MarketAction.AGITATION
+    assert (last.space != 3) is (card_file == "shipped")
 
 
 @pytest.mark.slow

@@ -40,7 +40,7 @@ def _full_offers(state: GameState) -> str | None:
     if missing < 0 or missing > len(state.m_deck):
         return None
     filler = state.m_deck[:missing]
-    probe = dataclasses.replace(state, tableau=state.tableau + tuple((c, True) for c in filler),
+    probe = dataclasses.replace(state, tableau=state.tableau + tuple((c, False) for c in filler),
                                 m_deck=state.m_deck[missing:])
     plays = [a for a in engine.legal_actions(probe) if isinstance(a, MovementPlay)]
     for action in plays:

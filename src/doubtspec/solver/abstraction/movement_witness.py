@@ -273,11 +273,11 @@ class Concretizer:
             case None:
                 if step.played is not None:
                     removed = positions.get(step.removed) if step.removed is not None else None
-                    return [a for a in actions if isinstance(a, MovementPlay) and a.card == step.played
-                            and a.flip == flips and a.remove == removed]
+                    plays = [a for a in actions if isinstance(a, MovementPlay) and a.card == step.played]
+                    exact: list[Action] = [a for a in plays if a.flip == flips and a.remove == removed]
+                    return exact + [a for a in plays if a not in exact]
                 if step.space is not None:
-                    return [a for a in actions if isinstance(a, MovementBuy) and a.space == step.space
-                            and a.flip == flips]
+                    return self._buy_options(step.space, flips, actions, state)
                 return [a for a in actions if isinstance(a, Pass)]
             case Agitation():
                 if step.target is None:
@@ -295,6 +295,22 @@ class Concretizer:
             case ChooseStartingCard():
                 return [ChooseStart(self.plan.start)]
         return list(actions[:1])
+
+    def _buy_options(self, space: int, flips: tuple[int, ...], actions: tuple[Action, ...],
+                     state: GameState) -> list[Action]:
+        """The planned purchase first, then the same space with other flips, then any space with its Action.
+
+        The abstraction forgets which face-up card pays and which space of an Action is used (its
+        Market cards are free): where the engine's Market or Tableau differs from the run's, a
+        purchase with the same Action is the run's nearest neighbour.
+        """
+        kind = self.game.cards.market[space].action
+        buys = [a for a in actions if isinstance(a, MovementBuy)]
+        exact = [a for a in buys if a.space == space and a.flip == flips]
+        same_space = [a for a in buys if a.space == space and a.flip != flips]
+        same_action = [a for a in buys if a.space != space and self.game.cards.market[a.space].action is kind]
+        # fewer flips keep more icons for the Action
+        return [*exact, *sorted(same_space, key=lambda a: len(a.flip)), *sorted(same_action, key=lambda a: len(a.flip))]
 
     # --- the search ------------------------------------------------------------------------------
 
