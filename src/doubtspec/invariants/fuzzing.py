@@ -13,10 +13,10 @@ How long a run lasts:
 * The first violation ends the search at once (Hypothesis's `report_multiple_bugs=False`): no more
   examples are generated or targeted, and shrinking starts. Shrinking may slip to another broken
   invariant with a smaller example; a run reports what its final replays show.
-* Shrinking is bounded by what is left of the budget (or by `SHRINK_SECONDS` for a run of a fixed
-  number of examples). When the bound is reached, Hypothesis stops shrinking and replays the
-  shortest failing example found so far, which is what the report shows; the result says that
-  shrinking was cut.
+* Shrinking is bounded by what is left of the budget (or, for a run of a fixed number of examples,
+  by the profile's `shrink_seconds`: 10 s for ci, `profiles.SHRINK_SECONDS` for the others). When
+  the bound is reached, Hypothesis stops shrinking and replays the shortest failing example found
+  so far, which is what the report shows; the result says that shrinking was cut.
 
 Interrupts (`doubtspec.interrupts`): once a signal has been received, the machines skip their
 teardown checks (a half-played game is not a finding) and refuse to start another example, and
@@ -53,13 +53,12 @@ from doubtspec import interrupts
 from doubtspec.invariants.catalog import CATALOG, Invariant
 from doubtspec.invariants.machines import GameMachine, InvariantViolation, Recorder, Violation, machine_for
 from doubtspec.invariants.profiles import DATABASE_DIR, PROFILES, Profile
+from doubtspec.invariants.profiles import SHRINK_SECONDS as SHRINK_SECONDS  # the CLI's help names it
 from doubtspec.model.game import Game
 
 CHUNK_EXAMPLES = 10
 """Examples per Hypothesis run when fuzzing against a time budget (the budget is checked between runs)."""
 
-SHRINK_SECONDS = 120.0
-"""How long shrinking may take in a run of a fixed number of examples (a budgeted run uses its budget)."""
 
 DATABASE_BY_PROFILE: dict[str, Path | None] = {"ci": None, "dev": DATABASE_DIR, "nightly": DATABASE_DIR}
 """Each profile's example database: `ci` runs without one, so that the same examples run every time;
@@ -80,8 +79,8 @@ class FuzzOptions:
     """"default": the profile's (`DATABASE_BY_PROFILE`); None: no database; a folder; or a database."""
     max_steps: int | None = None
     """Engine decisions per example, overriding the profile's."""
-    shrink_seconds: float = SHRINK_SECONDS
-    """The bound on shrinking when no budget is set."""
+    shrink_seconds: float | None = None
+    """The bound on shrinking when no budget is set; None: the profile's (`Profile.shrink_seconds`)."""
 
 
 @dataclass
@@ -239,7 +238,8 @@ def run_fuzz(options: FuzzOptions, recorder: Recorder | None = None) -> FuzzResu
             settings = hypothesis_settings(profile.settings(database=database, max_examples=chunk),
                                            report_multiple_bugs=False)
             runs += 1
-            shrink_limit = options.shrink_seconds if deadline is None else deadline - time.monotonic()
+            shrink_bound = profile.shrink_seconds if options.shrink_seconds is None else options.shrink_seconds
+            shrink_limit = shrink_bound if deadline is None else deadline - time.monotonic()
             try:
                 with with_reporter(lambda _message: None), _shrinking_bounded_by(shrink_limit):
                     run_state_machine_as_test(machine, settings=settings)

@@ -24,7 +24,7 @@ from doubtspec.model.actions import Action
 from doubtspec.model.cards import Icon, TokenKind, Trigger, Zone
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState
-from doubtspec.model.steps import Agitation, Effect, StartCompanyTurn, Step
+from doubtspec.model.steps import Agitation, CompanyDraw, Effect, StartCompanyTurn, Step
 from doubtspec.model.work import Work, replace_at, sorted_with
 
 Patch = tuple[object, str, Any]
@@ -335,9 +335,35 @@ def _progress_not_credited() -> tuple[Patch, ...]:
     return ((legal, "agitation_choices", agitation_choices),)
 
 
+def _unlobby_next_space() -> tuple[Patch, ...]:
+    original = company.unlobby
+
+    def unlobby(w: Work, target: int) -> None:
+        # Taking back a Market card's Lobbying takes the next space's instead (the last space's is right).
+        if target < company.GOAL_TARGET and target + 1 < len(w.market_profit):
+            target += 1
+        original(w, target)
+
+    return ((company, "unlobby", unlobby),)
+
+
+def _empty_draw_stalls() -> tuple[Patch, ...]:
+    original = engine._chance_ready
+
+    def chance_ready(w: Work, step: object) -> bool:
+        # A draw with the deck and the discard pile empty is dropped, but the step after it is left
+        # at the head as if it were a chance event.
+        if isinstance(step, CompanyDraw) and step.count > 0 and not w.c_deck and not (step.silent and w.c_discard):
+            w.pop()
+            return True
+        return original(w, step)
+
+    return ((engine, "_chance_ready", chance_ready),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
-           ("scoring.demographics",), _scoring_slip),
+           ("scoring.demographics", "rule.draw-offers"), _scoring_slip),
     Mutant("token-from-nothing", "Pass gives the Movement an Influence token that does not come from the supply.",
            ("tokens.influence", "rule.pass"), _token_from_nothing),
     Mutant("ban-ignored", "Bans are ignored: banned cards can be played and banned Reserve cards trigger.",
@@ -356,7 +382,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.draw-phase", "rule.draw-offers"), _reshuffle_at_five),
     Mutant("reserve-trashed-left-to-right",
            "The Reshuffle puts the Reserve into the trash from left to right, skipping its effects.",
-           ("rule.draw-phase",), _reserve_trashed_left_to_right),
+           ("rule.draw-phase", "rule.draw-offers"), _reserve_trashed_left_to_right),
     Mutant("bonus-from-flipped", "Tableau Bonuses are taken from the end card even when it is flipped.",
            ("rule.movement-play",), _bonus_from_flipped),
     Mutant("play-one-cheaper", "The Movement pays one Influence less than the price for every play and buy.",
@@ -364,7 +390,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("restriction-withheld", "Achieving a Goal does not add its Restriction card to the Company's discard.",
            ("rule.goal", "rule.goal-offers"), _restriction_withheld),
     Mutant("star-at-thirteen", "A Reshuffle scoring exactly the star threshold earns no star.",
-           ("scoring.demographics", "rule.reshuffle-offers"), _star_at_thirteen),
+           ("scoring.demographics", "rule.reshuffle-offers", "rule.draw-offers"), _star_at_thirteen),
     Mutant("four-lobbies", "A card may hold four Profit tokens of Lobbying.",
            ("lobby.limit", "lobby.offers"), _four_lobbies),
     Mutant("short-hand-kept", "A Reshuffle that refills the hand to one card short does not marginalize.",
@@ -374,12 +400,16 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("banned-reserve-triggers", "Banned Reserve cards still trigger on a matching play.",
            ("ban.reserve-trigger", "ban.trigger-offers"), _banned_reserve_triggers),
     Mutant("banned-reshuffle-effects", "A banned Reserve card's reshuffle effects still resolve.",
-           ("scoring.demographics", "ban.reshuffle-offers"), _banned_reshuffle_effects),
+           ("scoring.demographics", "ban.reshuffle-offers", "ban.silent-reshuffle-offers"), _banned_reshuffle_effects),
     Mutant("removed-card-to-hand", "The card removed from a full Tableau goes to the hand, not the discard pile.",
            ("rule.movement-play", "tableau.full-offers"), _removed_card_to_hand),
     Mutant("pacing-without-refresh", "Pacing gains the token passives but not the Refresh passives.",
            ("rule.pacing",), _pacing_without_refresh),
     Mutant("progress-not-credited", "The Agitation offered for a Goal ignores the Agitation already on it.",
            ("rule.agitation-offers",), _progress_not_credited),
+    Mutant("unlobby-next-space", "Taking back a Market card's Lobbying takes the next space's Profit instead.",
+           ("rule.unlobby", "rule.unlobby-offers"), _unlobby_next_space),
+    Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
+           ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), _empty_draw_stalls),
 )}
 """Every mutant by name."""

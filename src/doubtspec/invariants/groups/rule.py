@@ -46,13 +46,14 @@ from doubtspec.model.cards import (
     Ban,
     BonusKind,
     Discount,
+    DrawCards,
     GainFlight,
     GainInfluence,
     MarketAction,
     ScoreProfit,
     TokenKind,
 )
-from doubtspec.model.state import NO_CARD, STATE_FIELDS, TOKEN_INDEX, GameState, OutcomeReason, Phase
+from doubtspec.model.state import NO_CARD, STATE_FIELDS, TOKEN_INDEX, Actor, GameState, OutcomeReason, Phase
 from doubtspec.model.steps import Agitation, DrawToHandSize, Messaging, ScoreAndSeed
 from doubtspec.rulebook import Section
 
@@ -169,6 +170,119 @@ def _standard_amounts(before: GameState, action: PlayStandard, after: GameState,
     return None
 
 
+
+def _drawing_cards(state: GameState) -> list[tuple[int, tuple[int, ...]]]:
+    """(card, Reserve cards): each standard side that draws, most cards drawn first, with the Reserve sides its
+    play triggers (same trigger and icon), from the card data."""
+    known = _DRAWING.get(id(state.cards))
+    if known is not None and known[0] is state.cards:
+        return known[1]
+    found: list[tuple[int, int, tuple[int, ...]]] = []
+    numbers = sorted(n for n, c in state.cards.company.items() if c is not None)
+    for card in numbers:
+        side = state.game.company_card(card).standard
+        draws = 0 if side is None else sum(e.count for e in side.effects if isinstance(e, DrawCards))
+        if side is None or not draws:
+            continue
+        triggered = tuple(other for other in numbers
+                          if side.trigger is not None and other != card
+                          and (reserve := state.game.company_card(other).reserve) is not None
+                          and reserve.trigger is side.trigger and reserve.icon is side.icon)
+        found.append((-draws, card, triggered))
+    cards = [(card, triggered) for _, card, triggered in sorted(found)]
+    _DRAWING[id(state.cards)] = (state.cards, cards)
+    return cards
+
+
+_DRAWING: dict[int, tuple[object, list[tuple[int, tuple[int, ...]]]]] = {}
+"""`_drawing_cards` per card set (the card set itself kept, so that a recycled id is never mistaken)."""
+
+
+def _moved_to_play(state: GameState, card: int, reserve_card: int | None) -> GameState | None:
+    """`state` with `card` in the hand, `reserve_card` (if any) at the Reserve's right end and the deck and the
+    discard pile emptied onto the trash pile; None when a card is out of the Company's reach."""
+    moving = {card} if reserve_card is None else {card, reserve_card}
+    places = [*state.c_deck, *state.c_discard, *state.c_hand, *state.c_reserve, *state.trash]
+    places += [c for pile in state.piles for c in pile]
+    if not moving <= set(places):
+        return None
+    rest = [c for c in (*state.c_deck, *state.c_discard) if c not in moving]
+    reserve = tuple(c for c in state.c_reserve if c not in moving)
+    return dataclasses.replace(
+        state, c_deck=(), c_discard=(), c_hand=_sorted((*(c for c in state.c_hand if c not in moving), card)),
+        c_reserve=reserve if reserve_card is None else (*reserve, reserve_card),
+        trash=(*(c for c in state.trash if c not in moving), *rest),
+        piles=tuple(tuple(c for c in pile if c not in moving) for pile in state.piles))
+
+
+_PLAY_STEPS = 16
+"""Choices and draws a what-if play makes (the first option each time) before it gives up on the play."""
+
+_EMPTY_DRAW_PLAYS = 2
+"""Plays one `rule.empty-draw-offers` check makes."""
+
+
+def _empty_draw_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, play cards that draw with nothing left to draw but their own payment.
+
+    A draw in the Play Phase reshuffles the discards silently when the deck is empty and draws nothing
+    when the discard pile is empty too (Reshuffle Sequence note); the play then goes on with what
+    follows the draw (its other effects, the Reserve cards it triggers) and ends with the card in the
+    discard pile. Generated games seldom empty both piles while such a card is in the hand; moving it
+    into the hand (with a Reserve card it triggers into the Reserve) and the deck and the discards
+    onto the trash pile, each play (paid with the fewest cards, its choices and draws made with the
+    first option) must do what `rule.company-play` says, draw only what its payment put into the
+    discard pile, end with the card in the discard pile and leave a legal move.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
+        return None
+    played = 0
+    for card, triggered in _drawing_cards(state):
+        probe = next((p for r in (*triggered, None) if (p := _moved_to_play(state, card, r)) is not None), None)
+        if probe is None:
+            continue
+        plays = [a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card]
+        if not plays:
+            continue
+        play = min(plays, key=lambda a: len(a.pay))
+        try:
+            message = _play_through(probe, play)
+        except Exception as exc:  # a broken engine: the play cannot be followed through
+            message = f"{play} made the engine raise {type(exc).__name__}: {exc}"
+        if message is not None:
+            reserve = f"card {probe.c_reserve[-1]} in the Reserve, " if probe.c_reserve else ""
+            return f"with {reserve}an empty deck and discard pile: {message}"
+        played += 1
+        if played >= _EMPTY_DRAW_PLAYS:
+            break
+    return None
+
+
+def _play_through(probe: GameState, play: PlayStandard) -> str | None:
+    after = engine.apply(probe, play)
+    message = _company_play(probe, play, after)
+    for _ in range(_PLAY_STEPS):
+        if message is not None or after.outcome is not None or not after.pending:
+            break
+        choices = engine.legal_actions(after)
+        if not choices:
+            return f"{play} left no legal move (next step: {after.pending[0]})"
+        if engine.current_actor(after) is Actor.CHANCE and not after.c_deck:
+            return f"{play} offers a draw ({after.pending[0]}) from an empty deck"
+        after = engine.apply(after, choices[0])
+    if message is not None or after.outcome is not None or after.pending:
+        return message
+    if card_total := Counter(after.c_hand + after.c_deck + after.c_discard) - Counter(probe.c_hand):
+        return f"{play} brought cards {sorted(card_total.elements())} from outside the hand"
+    hand = _minus(probe.c_hand, (play.card, *play.pay))
+    if not set(hand) <= set(after.c_hand) or play.card not in after.c_discard:
+        return (f"{play} ended with hand {list(after.c_hand)} and discard pile {list(after.c_discard)}; the rest of "
+                f"the hand {list(hand)} stays, the card goes to the discard pile")
+    if not engine.legal_actions(after):
+        return f"{play} left no legal move"
+    return None
+
+
 def buy_price(state: GameState, source: BuySource, index: int) -> int | None:
     """Buying Cards: the Budget of the card on offer, plus one from the trash pile, less discounts (never
     below zero); None when nothing may be bought there."""
@@ -256,6 +370,51 @@ def _unlobby(before: GameState, action: Action, after: GameState) -> str | None:
     return _frame(before, after, (field, "supply", "unlobbied"), action)
 
 
+
+def _unlobby_offers(state: GameState) -> str | None:
+    """At the start of each Company turn, put one to three Profit on every card and take each back.
+
+    Removing Lobbying needs Lobby plays on the Movement's cards first, and the Company seldom takes it
+    back, so generated games hardly play an Unlobby; lobbying every card with a different count than
+    its neighbours (tokens from the supply), the engine must offer exactly one Unlobby per card
+    carrying Profit, and each one taken (the first and last Market space, the first and last Goal)
+    must do what `rule.unlobby` says.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays or state.unlobbied:
+        return None
+    goals = state.rulings.get("lobby-targets") == "market-and-goals"
+    spare = _supply(state, TokenKind.PROFIT) + sum(state.market_profit) + sum(state.goal_profit)
+
+    def lobbied(cards: tuple[int, ...], start: int) -> tuple[int, ...]:
+        nonlocal spare
+        counts = []
+        for i, card in enumerate(cards):
+            count = min(1 + (start + i) % 3, spare) if card != NO_CARD else 0
+            spare -= count
+            counts.append(count)
+        return tuple(counts)
+
+    market_profit = lobbied(state.market, 0)
+    goal_profit = lobbied(state.goals, len(state.market)) if goals else (0,) * len(state.goals)
+    supply = list(state.supply)
+    supply[TOKEN_INDEX[TokenKind.PROFIT]] = spare
+    probe = dataclasses.replace(state, market_profit=market_profit, goal_profit=goal_profit, supply=tuple(supply))
+    expected = {Unlobby(LobbyWhere.MARKET, i) for i, p in enumerate(market_profit) if p}
+    expected |= {Unlobby(LobbyWhere.GOAL, i) for i, p in enumerate(goal_profit) if p}
+    offered = [a for a in engine.legal_actions(probe) if isinstance(a, Unlobby)]
+    if set(offered) != expected:
+        return (f"with Profit {list(market_profit)} on the Market and {list(goal_profit)} on the Goals, the engine "
+                f"offers {sorted(map(str, offered))}; one removal per card with Profit expected")
+    tried = []
+    for where in (LobbyWhere.MARKET, LobbyWhere.GOAL):
+        mine = [a for a in offered if a.where is where]
+        tried += mine[:1] + mine[-1:] if len(mine) > 1 else mine
+    for action in tried:
+        message = _unlobby(probe, action, engine.apply(probe, action))
+        if message is not None:
+            return f"with every card lobbied: {message}"
+    return None
+
 # --- the Draw Phase and the Reshuffle Sequence -------------------------------------------------
 
 
@@ -331,11 +490,16 @@ def _reshuffle_trigger(before: GameState, action: Action, after: GameState) -> s
 
 
 def _draw_offers(state: GameState) -> str | None:
-    """In each Buy Phase, play the Draw Phase with exactly five and with four cards left in the deck.
+    """In each Buy Phase, play the Draw Phase with exactly five and with four cards left in the deck, and once
+    with none left and a Reserve of at least two cards.
 
     Which deck sizes trigger the Reshuffle Sequence is decided once per turn, at whatever size the
     deck has; moving cards between the deck and the discard pile so that it holds the hand size, and
-    one card fewer, asks the engine about both sides of the trigger every turn.
+    one card fewer, asks the engine about both sides of the trigger every turn. With the deck emptied
+    into the discard pile the Sequence runs at once under either draw-order ruling; the scoring of the
+    table's Victims (`scoring.demographics`) and the Reserve's resolution into the trash pile, right to
+    left (`reshuffled_check`; cards with a Reserve side and no reshuffle effects moved from the discard
+    pile to fill it up to two), are checked on it every turn instead of at the few real Reshuffles.
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_BUY or not state.buys:
         return None
@@ -350,6 +514,17 @@ def _draw_offers(state: GameState) -> str | None:
         if coming is not (deck_size < size):
             return (f"a Draw Phase with {deck_size} cards in the deck {'ran' if coming else 'did not run'} the "
                     f"Reshuffle Sequence (it runs when fewer than {size} are left)")
+    company = state.game.company_card
+    fillers = [c for c in cards if (side := company(c).reserve) is not None and not side.on_reshuffle
+               and not side.stays][:max(0, 2 - len(state.c_reserve))]
+    probe = dataclasses.replace(state, c_deck=(), c_discard=_minus(cards, fillers),
+                                c_reserve=(*state.c_reserve, *fillers))
+    from doubtspec.invariants.groups.scoring import scoring_check
+
+    after = engine.apply(probe, EndBuy())
+    message = scoring_check(probe, EndBuy(), after) or reshuffled_check(probe, EndBuy(), after)
+    if message is not None:
+        return f"with the deck emptied into the discard pile and the Reserve {list(probe.c_reserve)}: {message}"
     return None
 
 
@@ -754,6 +929,9 @@ INVARIANTS: tuple[Invariant, ...] = (
                         "A play pays its side's cost from the hand; a Reserve play adds the card at the Reserve's "
                         "right end; a standard play resolves exactly its effects and triggers; nothing else changes.",
                         (S.SPENDING_BUDGET, S.STANDARD_EFFECTS, S.RESERVE_EFFECTS), _company_play),
+    StateInvariant("rule.empty-draw-offers", "A play that draws with the deck and the discard pile empty draws "
+                   "nothing and goes on to the Reserve cards it triggers.",
+                   (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS, S.RESHUFFLE_SEQUENCE), _empty_draw_offers),
     TransitionInvariant("rule.buy", "A buy takes the offered card, pays its Budget (plus one from the trash, less "
                         "discounts) and puts card and payment in the discard pile; nothing else changes.",
                         (S.BUYING_CARDS, S.SPENDING_BUDGET), _buy),
@@ -762,13 +940,17 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.BUYING_CARDS,), _buy_offers),
     TransitionInvariant("rule.unlobby", "Removing Lobbying at the start of the turn returns all of one card's Profit "
                         "to the supply; nothing else changes.", (S.COMPANY_INTERFERENCE,), _unlobby),
+    StateInvariant("rule.unlobby-offers", "With Profit on every card, each card's Lobbying can be taken back at the "
+                   "start of the turn, and taking it back does what `rule.unlobby` says.",
+                   (S.COMPANY_INTERFERENCE,), _unlobby_offers),
     TransitionInvariant("rule.draw-phase", "The Draw Phase discards the hand and triggers a Reshuffle exactly when "
                         "fewer than five cards are left in the deck.", (S.COMPANY_ON_YOUR_GO, S.RESHUFFLE_SEQUENCE),
                         _draw_phase),
     TransitionInvariant("rule.reshuffle-trigger", "Only the Draw Phase triggers the Reshuffle Sequence, once; a draw "
                         "during the Play Phase reshuffles without it.", (S.RESHUFFLE_SEQUENCE,), _reshuffle_trigger),
     StateInvariant("rule.draw-offers", "A Draw Phase with the hand size left in the deck draws; with one card "
-                   "fewer it runs the Reshuffle Sequence.", (S.COMPANY_ON_YOUR_GO, S.RESHUFFLE_SEQUENCE), _draw_offers),
+                   "fewer it runs the Reshuffle Sequence, which scores the table's Victims and resolves the Reserve "
+                   "as the rules say.", (S.COMPANY_ON_YOUR_GO, S.RESHUFFLE_SEQUENCE), _draw_offers),
     StateInvariant("rule.reshuffle-offers", "A Reshuffle scoring Profit at each boundary of the Social Acceptance "
                    "Chart and of the star threshold seeds and stars as the chart and the threshold say.",
                    (S.SCORING_DEMOGRAPHICS, S.SEED_DEMOGRAPHICS), _reshuffle_offers),
