@@ -25,7 +25,8 @@ from doubtspec.model.state import Actor, GameState, Phase
 RULE_MUTANTS = ("trash-at-face-value", "reshuffle-at-five", "reserve-trashed-left-to-right", "bonus-from-flipped",
                 "play-one-cheaper", "restriction-withheld", "star-at-thirteen", "four-lobbies", "short-hand-kept",
                 "defeat-ignores-bans", "banned-reserve-triggers", "banned-reshuffle-effects", "removed-card-to-hand",
-                "pacing-without-refresh", "progress-not-credited", "unlobby-next-space", "empty-draw-stalls")
+                "pacing-without-refresh", "progress-not-credited", "unlobby-next-space", "empty-draw-stalls",
+                "organize-wrong-end")
 WHAT_IFS = ("lobby.offers", "hand.marginalization-offers", "outcome.defeat-offers", "ban.trigger-offers",
             "ban.reshuffle-offers", "ban.silent-reshuffle-offers", "tableau.full-offers")
 CHECKED = tuple(inv for inv in CATALOG if inv.id.split(".")[0] in ("rule", "scoring") or inv.id in WHAT_IFS

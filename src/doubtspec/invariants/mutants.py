@@ -361,6 +361,16 @@ def _empty_draw_stalls() -> tuple[Patch, ...]:
     return ((engine, "_chance_ready", chance_ready),)
 
 
+def _organize_wrong_end() -> tuple[Patch, ...]:
+    original = movement.organize_play
+
+    def organize_play(w: Work, card: int, right: bool, remove: int | None) -> None:
+        # The free play of Organize goes to the other end of the Tableau.
+        original(w, card, not right, remove)
+
+    return ((movement, "organize_play", organize_play),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics", "rule.draw-offers"), _scoring_slip),
@@ -409,6 +419,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.agitation-offers",), _progress_not_credited),
     Mutant("unlobby-next-space", "Taking back a Market card's Lobbying takes the next space's Profit instead.",
            ("rule.unlobby", "rule.unlobby-offers"), _unlobby_next_space),
+    Mutant("organize-wrong-end", "The free play of Organize goes to the other end of the Tableau.",
+           ("rule.organize-play", "rule.organize-offers"), _organize_wrong_end),
     Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
            ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), _empty_draw_stalls),
 )}

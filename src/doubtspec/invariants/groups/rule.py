@@ -35,6 +35,7 @@ from doubtspec.model.actions import (
     Message,
     MovementBuy,
     MovementPlay,
+    OrganizePlay,
     Pass,
     PlayReserve,
     PlayStandard,
@@ -680,6 +681,55 @@ def movement_play_check(before: GameState, action: Action, after: GameState) -> 
     return _frame(before, after, (*_MOVEMENT_TABLE, "m_hand", "m_discard", *_TURN_START), action)
 
 
+
+def _organize_play(before: GameState, action: Action, after: GameState) -> str | None:
+    """Buying a Card > Organize: a card from the hand played for free at the chosen end, with its Bonuses."""
+    if not isinstance(action, OrganizePlay):
+        return None
+    table = _Table.of(before)
+    table.place(before, action.card, action.end is End.RIGHT, action.remove)
+    problem = table.compare(after, action)
+    if problem is not None:
+        return problem
+    if action.card in after.m_hand or after.m_discard != _sorted(table.discard):
+        return f"{action} left hand {list(after.m_hand)} and discard {list(after.m_discard)}"
+    return None
+
+
+def _organize_offers(state: GameState) -> str | None:
+    """On each Movement turn with a hand, buy the Organize space's card and play a card from the hand at each end.
+
+    The free play of Organize is offered only after buying that one space's card with a hand to play
+    from, which generated games seldom do and the steering rarely follows with a play; giving the
+    Movement the Influence the space costs (from the supply) and buying it, each end's first free
+    play must do what `rule.organize-play` says.
+    """
+    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or not state.m_hand:
+        return None
+    spaces = [i for i, space in enumerate(state.cards.market)
+              if space.action is MarketAction.ORGANIZE and state.market[i] != NO_CARD]
+    if not spaces:
+        return None
+    space = spaces[0]
+    short = max(0, state.cards.market[space].cost + state.market_profit[space] - state.influence)
+    if short > _supply(state, TokenKind.INFLUENCE):
+        return None
+    supply = list(state.supply)
+    supply[TOKEN_INDEX[TokenKind.INFLUENCE]] -= short
+    probe = dataclasses.replace(state, influence=state.influence + short, supply=tuple(supply))
+    buy = MovementBuy(space, ())
+    if buy not in engine.legal_actions(probe):
+        return None
+    bought = engine.apply(probe, buy)
+    plays = [a for a in engine.legal_actions(bought) if isinstance(a, OrganizePlay)] if bought.pending else []
+    for end in (End.LEFT, End.RIGHT):
+        play = next((a for a in plays if a.end is end), None)
+        if play is not None:
+            message = _organize_play(bought, play, engine.apply(bought, play))
+            if message is not None:
+                return f"after buying the Organize space {space}: {message}"
+    return None
+
 def _movement_buy(before: GameState, action: Action, after: GameState) -> str | None:
     """Buying a Card: pay the space's cost plus one per Profit on the card; the Profit goes back; the
     space's Action; then the card to the hand."""
@@ -960,6 +1010,12 @@ INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.movement-buy", "A Movement buy pays the space's cost plus its Lobbying, returns the "
                         "Profit, resolves the space's Action and takes the card into the hand.",
                         (S.BUYING_A_CARD, S.SPENDING_INFLUENCE), _movement_buy),
+    TransitionInvariant("rule.organize-play", "An Organize play puts a card from the hand at the chosen end for free, "
+                        "with the Bonuses aligned with the adjacent face-up card.",
+                        (S.BUYING_A_CARD, S.PLAYING_A_CARD), _organize_play),
+    StateInvariant("rule.organize-offers", "Buying the Organize space's card offers a free play from the hand at "
+                   "either end, which does what `rule.organize-play` says.",
+                   (S.BUYING_A_CARD, S.PLAYING_A_CARD), _organize_offers),
     TransitionInvariant("rule.pass", "Passing gains one Influence, or two with none at all; nothing else changes.",
                         (S.MOVEMENT_ON_YOUR_GO,), _pass),
     TransitionInvariant("rule.messaging", "Messaging returns each Victim removed to the Company's supply and gains "
