@@ -172,6 +172,7 @@ def summarize(out: Path, total: int | None = None) -> dict[str, Any]:
         "crashed": len(detected) - len(killed),
         "survived": sum(1 for r in rows if r["verdict"] == "survived"),
         "unreached": sum(1 for r in rows if r["verdict"] == "unreached"),
+        "annotation": sum(1 for r in rows if r["verdict"] == "annotation"),
         "timeout": sum(1 for r in rows if r["verdict"] == "timeout"),
         "score": round(len(detected) / len(rows), 3) if rows else None,
         # Seconds to the fuzzer's exit (CPU, and wall on this machine), over the mutants an invariant killed.
@@ -180,7 +181,7 @@ def summarize(out: Path, total: int | None = None) -> dict[str, Any]:
         "decisions": {"median": statistics.median(decisions) if decisions else None,
                       "p90": _percentile([float(d) for d in decisions], 0.9), "max": max(decisions, default=None)},
         "by_module": {m: {v: sum(1 for r in rows if Path(r["module"]).name == m and r["verdict"] == v)
-                          for v in ("killed", "crashed", "survived", "unreached", "timeout", "error")}
+                          for v in ("killed", "crashed", "survived", "unreached", "annotation", "timeout", "error")}
                       for m in sorted({Path(r["module"]).name for r in rows})},
         "rows": rows,
     }
@@ -188,7 +189,8 @@ def summarize(out: Path, total: int | None = None) -> dict[str, Any]:
     lines = [f"Sample of {len(rows)} of {total} mutants: {len(detected)} detected "
              f"({len(killed)} by an invariant, {summary['crashed']} crashed the command), "
              f"{summary['survived']} survived a whole ci run, {summary['unreached']} survived unreached (not "
-             f"run: the ci run never executes them), {summary['timeout']} not killed within the limit.", "",
+             f"run: the ci run never executes them), {summary['annotation']} survived in a signature's annotation "
+             f"(not run: never evaluated), {summary['timeout']} not killed within the limit.", "",
              "| module | line | operator | verdict | wall s | cpu s | decisions | steps | invariants |",
              "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -214,20 +216,34 @@ def main() -> int:
     parser.add_argument("--stratify", action="store_true",
                         help="draw the sample module by module, in proportion (at least five from each)")
     parser.add_argument("--skip-unreached", action="store_true",
-                        help="record mutants the unmutated ci run never executes as survived (unreached) "
-                             "without running them (one coverage run instead; see reach.py)")
+                        help="record mutants the unmutated ci run never executes (unreached) or that lie in a "
+                             "function's annotations (annotation) as survived without running them (one coverage "
+                             "run instead; see reach.py)")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with the session in --out: record what --skip-unreached finds among its pending "
+                             "mutants (without a new coverage run) and run the rest")
     parser.add_argument("--summarize", action="store_true", help="only rewrite the summary of --out")
     args = parser.parse_args()
     out: Path = args.out
     if args.summarize:
         summarize(out)
         return 0
+    cosmic_ray = str(Path(sys.executable).parent / "cosmic-ray")
+    if args.resume:
+        from reach import record_unreached
+
+        if args.skip_unreached:
+            record_unreached(out / "session.sqlite", ROOT / args.module_path, out, MARKER, measure=False)
+        subprocess.run([cosmic_ray, "exec", str(out / "cosmic-ray.toml"), str(out / "session.sqlite")], check=True,
+                       cwd=ROOT)
+        summary = summarize(out)
+        print(json.dumps({k: v for k, v in summary.items() if k != "rows"}, indent=1))
+        return 0
     out.mkdir(parents=True, exist_ok=True)
     config = out / "cosmic-ray.toml"
     config.write_text(_config(args.module_path, args.limit, list(defaults.get("excluded-modules", []))))
     session = out / "session.sqlite"
     session.unlink(missing_ok=True)
-    cosmic_ray = str(Path(sys.executable).parent / "cosmic-ray")
     subprocess.run([cosmic_ray, "init", str(config), str(session)], check=True, cwd=ROOT)
     total = sample(session, args.sample, args.seed, args.same_as, stratify=args.stratify, only=frozenset(args.only))
     if args.skip_unreached:
