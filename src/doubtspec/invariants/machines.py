@@ -203,7 +203,7 @@ SAMPLED: frozenset[str] = frozenset({
     "outcome.profit-offers", "rule.buy-offers", "rule.draw-offers", "rule.reshuffle-offers", "lobby.offers",
     "hand.marginalization-offers", "outcome.defeat-offers", "ban.trigger-offers", "ban.reshuffle-offers",
     "tableau.full-offers", "rule.goal-offers", "rule.unlobby-offers", "rule.empty-draw-offers",
-    "ban.silent-reshuffle-offers", "rule.organize-offers",
+    "ban.silent-reshuffle-offers", "rule.organize-offers", "hand.movement-buy-offers",
 })
 """The checks that re-run the engine (purity, legality, the what-ifs): each costs more than a step of the
 game itself, so a profile runs them at its first chance in each example and on every `check_every`-th

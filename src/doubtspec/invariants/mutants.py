@@ -20,7 +20,7 @@ from typing import Any
 
 from doubtspec.invariants import catalog, corpus
 from doubtspec.model import company, engine, legal, movement
-from doubtspec.model.actions import Action
+from doubtspec.model.actions import Action, MovementBuy
 from doubtspec.model.cards import Icon, TokenKind, Trigger, Zone
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState
@@ -371,6 +371,19 @@ def _organize_wrong_end() -> tuple[Patch, ...]:
     return ((movement, "organize_play", organize_play),)
 
 
+def _buy_only_when_full() -> tuple[Patch, ...]:
+    original = legal.movement_turn
+
+    def movement_turn(state: GameState) -> list[Action]:
+        # Buying is offered only with a full hand, instead of below the limit: the Movement never buys.
+        actions = original(state)
+        if len(state.m_hand) < state.hand_limit():
+            return [a for a in actions if not isinstance(a, MovementBuy)]
+        return actions
+
+    return ((legal, "movement_turn", movement_turn),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics", "rule.draw-offers"), _scoring_slip),
@@ -379,7 +392,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("ban-ignored", "Bans are ignored: banned cards can be played and banned Reserve cards trigger.",
            ("ban.play", "reject.banned", "ban.reserve-trigger", "ban.offers"), _ban_ignored),
     Mutant("hand-limit-off-by-one", "The Movement may buy with one card more than its hand limit.",
-           ("hand.movement", "reject.full-hand"), _hand_limit_off_by_one),
+           ("hand.movement", "reject.full-hand", "hand.movement-buy-offers"), _hand_limit_off_by_one),
     Mutant("doubt-top-down", "Messaging removes Doubt at the top spaces' printed costs instead of the bottom's.",
            ("doubt.order", "doubt.messaging-offers"), _doubt_top_down),
     Mutant("card-duplicated", "A bought card is put into the discard pile twice.",
@@ -421,6 +434,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.unlobby", "rule.unlobby-offers"), _unlobby_next_space),
     Mutant("organize-wrong-end", "The free play of Organize goes to the other end of the Tableau.",
            ("rule.organize-play", "rule.organize-offers"), _organize_wrong_end),
+    Mutant("buy-only-when-full", "The Movement may buy only with a full hand (never, in effect).",
+           ("hand.movement-buy-offers",), _buy_only_when_full),
     Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
            ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), _empty_draw_stalls),
 )}
