@@ -57,15 +57,15 @@ def _movement_buy_offers(state: GameState) -> str | None:
     """On each Movement turn, ask which Market cards may be bought with a hand one below its limit and a full one.
 
     Cards reach the Movement's hand only by buying, so a rule that refuses buys below the limit keeps
-    the hand small and breaks no limit; with the hand cut or filled (cards moved between the hand and
-    the discard pile) and the Influence each space costs given from the supply, the engine must offer
+    the hand small and breaks no limit; with the hand cut or filled (cards moved between the hand, the
+    discard pile and the Market deck) and the Influence each space costs given from the supply, the engine must offer
     every Market card for sale without flipping below the limit (Movement Cards: the hand limit), and
     none at it.
     """
     if state.outcome is not None or state.pending or state.phase is not Phase.MOVEMENT_TURN:
         return None
     limit = hand_limit(state)
-    cards = tuple(sorted(state.m_hand + state.m_discard))
+    cards = tuple(sorted(state.m_hand + state.m_discard + state.m_deck))
     if len(cards) < limit or limit < 1:
         return None
     spaces = [i for i, card in enumerate(state.market) if card != NO_CARD]
@@ -76,10 +76,13 @@ def _movement_buy_offers(state: GameState) -> str | None:
     supply = list(state.supply)
     supply[TOKEN_INDEX[TokenKind.INFLUENCE]] -= short
     for held in (limit - 1, limit):
-        # Keep the hand's own cards first, so that the probe differs from the state as little as it can.
-        ordered = sorted(cards, key=lambda c: (c not in state.m_hand, c))
+        # The hand's own cards first, then the discard pile's, then the Market deck's: the probe differs from
+        # the state as little as it can, and each card leaves for the hand from where it was.
+        ordered = sorted(cards, key=lambda c: (c not in state.m_hand, c not in state.m_discard, c))
         hand = tuple(sorted(ordered[:held]))
-        probe = dataclasses.replace(state, m_hand=hand, m_discard=tuple(sorted(ordered[held:])),
+        probe = dataclasses.replace(state, m_hand=hand,
+                                    m_discard=tuple(c for c in state.m_discard if c not in hand),
+                                    m_deck=tuple(c for c in state.m_deck if c not in hand),
                                     influence=state.influence + short, supply=tuple(supply))
         offered = {a.space for a in engine.legal_actions(probe) if isinstance(a, MovementBuy) and not a.flip}
         expected = set(spaces) if held < limit else set()
