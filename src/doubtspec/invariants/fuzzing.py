@@ -18,6 +18,12 @@ How long a run lasts:
   the bound is reached, Hypothesis stops shrinking and replays the shortest failing example found
   so far, which is what the report shows; the result says that shrinking was cut.
 
+A step that never ends (an engine loop that makes no progress) would hold the run until the CI job's
+own timeout, with no report. While the machines run, a CPU-time watchdog (`SIGPROF`) raises
+`EngineStalled` inside whatever runs when no engine step has finished for `STALL_SECONDS` of CPU
+time: raised inside `apply` it is reported like any exception there (`contract.no-crash`), with the
+trace that leads to the stuck step.
+
 Interrupts (`doubtspec.interrupts`): once a signal has been received, the machines skip their
 teardown checks (a half-played game is not a finding) and refuse to start another example, and
 `run_fuzz` raises `KeyboardInterrupt` whatever Hypothesis made of the interrupt, so the caller
@@ -33,6 +39,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import random
+import signal
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -55,6 +63,10 @@ from doubtspec.invariants.machines import GameMachine, InvariantViolation, Recor
 from doubtspec.invariants.profiles import DATABASE_DIR, PROFILES, Profile
 from doubtspec.invariants.profiles import SHRINK_SECONDS as SHRINK_SECONDS  # the CLI's help names it
 from doubtspec.model.game import Game
+
+STALL_SECONDS = 5
+"""CPU seconds without a finished engine step after which the watchdog calls the step stuck (a step and its
+checks take milliseconds)."""
 
 CHUNK_EXAMPLES = 10
 """Examples per Hypothesis run when fuzzing against a time budget (the budget is checked between runs)."""
@@ -210,6 +222,37 @@ def _shrinking_bounded_by(seconds: float) -> Iterator[None]:
         yield
 
 
+class EngineStalled(Exception):  # the report names it: "apply(...) raised EngineStalled: ..."
+    """No engine step finished for `STALL_SECONDS` of CPU time: a step is stuck in a loop."""
+
+
+@contextlib.contextmanager
+def _stall_watchdog(recorder: Recorder, seconds: int = STALL_SECONDS) -> Iterator[None]:
+    """Raise `EngineStalled` in the main thread when `recorder.steps` has not moved for `seconds` CPU seconds."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    seen = [recorder.steps, 0]
+
+    def tick(_signum: int, _frame: object) -> None:
+        if recorder.steps != seen[0]:
+            seen[0], seen[1] = recorder.steps, 0
+            return
+        seen[1] += 1
+        if seen[1] >= seconds:
+            seen[1] = 0
+            raise EngineStalled(f"no engine step finished in {seconds} CPU seconds (after step {recorder.steps} "
+                                "of the run): the step is stuck")
+
+    previous = signal.signal(signal.SIGPROF, tick)
+    signal.setitimer(signal.ITIMER_PROF, 1.0, 1.0)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0.0, 0.0)
+        signal.signal(signal.SIGPROF, previous)
+
+
 def run_fuzz(options: FuzzOptions, recorder: Recorder | None = None) -> FuzzResult:
     """Fuzz the engine with the machines; returns statistics and the (shrunk) violations found.
 
@@ -241,7 +284,8 @@ def run_fuzz(options: FuzzOptions, recorder: Recorder | None = None) -> FuzzResu
             shrink_bound = profile.shrink_seconds if options.shrink_seconds is None else options.shrink_seconds
             shrink_limit = shrink_bound if deadline is None else deadline - time.monotonic()
             try:
-                with with_reporter(lambda _message: None), _shrinking_bounded_by(shrink_limit):
+                with with_reporter(lambda _message: None), _shrinking_bounded_by(shrink_limit), \
+                        _stall_watchdog(recorder):
                     run_state_machine_as_test(machine, settings=settings)
             except BaseException as exc:
                 if interrupts.received() is not None:

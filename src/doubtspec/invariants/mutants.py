@@ -384,6 +384,18 @@ def _buy_only_when_full() -> tuple[Patch, ...]:
     return ((legal, "movement_turn", movement_turn),)
 
 
+def _draw_never_ready() -> tuple[Patch, ...]:
+    original = engine._chance_ready
+
+    def chance_ready(w: Work, step: object) -> bool:
+        # A draw with cards in the deck is taken for not ready but left at the head: the engine loops.
+        if isinstance(step, CompanyDraw) and step.count > 0 and w.c_deck:
+            return False
+        return original(w, step)
+
+    return ((engine, "_chance_ready", chance_ready),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics", "rule.draw-offers"), _scoring_slip),
@@ -436,6 +448,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.organize-play", "rule.organize-offers"), _organize_wrong_end),
     Mutant("buy-only-when-full", "The Movement may buy only with a full hand (never, in effect).",
            ("hand.movement-buy-offers",), _buy_only_when_full),
+    Mutant("draw-never-ready", "A draw from a deck with cards is never offered and never dropped: the step loops.",
+           ("contract.no-crash",), _draw_never_ready),
     Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
            ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), _empty_draw_stalls),
 )}
