@@ -396,6 +396,21 @@ def _draw_never_ready() -> tuple[Patch, ...]:
     return ((engine, "_chance_ready", chance_ready),)
 
 
+def _reshuffle_before_drawing() -> tuple[Patch, ...]:
+    original = company.start_draw_phase
+
+    def start_draw_phase(w: Work) -> None:
+        # The Sequence runs before the deck's last cards are drawn, whatever ruling draw-order says.
+        draw_first = w.game.draw_first
+        object.__setattr__(w.game, "draw_first", False)
+        try:
+            original(w)
+        finally:
+            object.__setattr__(w.game, "draw_first", draw_first)
+
+    return ((company, "start_draw_phase", start_draw_phase),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics", "rule.draw-offers"), _scoring_slip),
@@ -450,6 +465,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("hand.movement-buy-offers",), _buy_only_when_full),
     Mutant("draw-never-ready", "A draw from a deck with cards is never offered and never dropped: the step loops.",
            ("contract.no-crash",), _draw_never_ready),
+    Mutant("reshuffle-before-drawing", "The Reshuffle Sequence runs before the deck's last cards are drawn, "
+           "although ruling draw-order says draw first.", ("rule.draw-phase", "rule.draw-offers"),
+           _reshuffle_before_drawing),
     Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
            ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), _empty_draw_stalls),
 )}

@@ -55,7 +55,7 @@ from doubtspec.model.cards import (
     TokenKind,
 )
 from doubtspec.model.state import NO_CARD, STATE_FIELDS, TOKEN_INDEX, Actor, GameState, OutcomeReason, Phase
-from doubtspec.model.steps import Agitation, DrawToHandSize, Messaging, ScoreAndSeed
+from doubtspec.model.steps import Agitation, CompanyDraw, DrawToHandSize, Messaging, ScoreAndSeed
 from doubtspec.rulebook import Section
 
 S = Section
@@ -435,7 +435,14 @@ def _draw_phase(before: GameState, action: Action, after: GameState) -> str | No
             return f"{action} did not discard the hand {list(before.c_hand)}"
         return _frame(before, after, ("c_hand", "c_discard", "phase", "pending"), action)
     if _draw_first(before) and before.c_deck:
-        return None  # ruling draw-order=draw-first: the deck's last cards are drawn first
+        # Ruling draw-order=draw-first: the deck's last cards are drawn before the Sequence runs.
+        head = after.pending[0] if after.pending else None
+        if (after.reshuffles != before.reshuffles or not isinstance(head, CompanyDraw)
+                or head.count != len(before.c_deck)):
+            return (f"a Draw Phase with {len(before.c_deck)} cards in the deck left {head} to come and "
+                    f"{after.reshuffles - before.reshuffles} Reshuffles run; under ruling draw-order=draw-first "
+                    "the deck's cards are drawn before the Reshuffle Sequence")
+        return None
     if after.reshuffles != before.reshuffles + 1:
         return (f"a Draw Phase with {len(before.c_deck)} cards in the deck (fewer than {size}) ran "
                 f"{after.reshuffles - before.reshuffles} Reshuffles")
@@ -515,6 +522,9 @@ def _draw_offers(state: GameState) -> str | None:
         if coming is not (deck_size < size):
             return (f"a Draw Phase with {deck_size} cards in the deck {'ran' if coming else 'did not run'} the "
                     f"Reshuffle Sequence (it runs when fewer than {size} are left)")
+        message = _draw_phase(probe, EndBuy(), after)
+        if message is not None:
+            return message
     company = state.game.company_card
     fillers = [c for c in cards if (side := company(c).reserve) is not None and not side.on_reshuffle
                and not side.stays][:max(0, 2 - len(state.c_reserve))]
