@@ -411,6 +411,16 @@ def _reshuffle_before_drawing() -> tuple[Patch, ...]:
     return ((company, "start_draw_phase", start_draw_phase),)
 
 
+def _no_flips() -> tuple[Patch, ...]:
+    original = legal.flip_sets
+
+    def flip_sets(state: GameState, cost: int, exclude: int | None = None) -> list[tuple[int, ...]]:
+        # Face-up cards are never offered for flipping: only tokens pay.
+        return [flip for flip in original(state, cost, exclude) if not flip]
+
+    return ((legal, "flip_sets", flip_sets),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics", "rule.draw-offers"), _scoring_slip),
@@ -468,6 +478,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("reshuffle-before-drawing", "The Reshuffle Sequence runs before the deck's last cards are drawn, "
            "although ruling draw-order says draw first.", ("rule.draw-phase", "rule.draw-offers"),
            _reshuffle_before_drawing),
+    Mutant("no-flips", "The Movement is never offered to pay by flipping face-up cards.", ("rule.flip-offers",),
+           _no_flips),
     Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
            ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), _empty_draw_stalls),
 )}

@@ -20,7 +20,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterable
 
-from doubtspec.invariants.derived import at_rest, budget_of, buy_costs, legal
+from doubtspec.invariants.derived import at_rest, budget_of, buy_costs, hand_limit, legal
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
 from doubtspec.model.actions import (
@@ -692,6 +692,34 @@ def movement_play_check(before: GameState, action: Action, after: GameState) -> 
 
 
 
+
+def _flip_offers(state: GameState) -> str | None:
+    """On each Movement turn, ask which buys the engine offers paid by flipping one face-up card.
+
+    Spending Influence: a face-up Tableau card may be flipped for its Influence value, and tokens pay the
+    rest. With the Movement's Influence tokens back in the supply (its Flight kept), every Market card
+    that the tokens alone cannot pay but one face-up card's value and the tokens can must be offered for
+    that one flip (a single flip is never superfluous), while the hand is below its limit.
+    """
+    if (not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or len(state.m_hand) >= hand_limit(state)
+            or not any(up for _, up in state.tableau)):
+        return None
+    supply = list(state.supply)
+    supply[TOKEN_INDEX[TokenKind.INFLUENCE]] += state.influence
+    probe = dataclasses.replace(state, influence=0, supply=tuple(supply))
+    offered = {(a.space, a.flip) for a in engine.legal_actions(probe) if isinstance(a, MovementBuy)}
+    tokens = probe.flight
+    for position, (card, up) in enumerate(probe.tableau):
+        value = probe.game.movement_card(card).influence
+        if not up or value <= 0:
+            continue
+        for space, market_card in enumerate(probe.market):
+            cost = probe.cards.market[space].cost + probe.market_profit[space]
+            if market_card != NO_CARD and tokens < cost <= value + tokens and (space, (position,)) not in offered:
+                return (f"with {tokens} Flight and no Influence tokens, buying space {space} (cost {cost}) by "
+                        f"flipping Tableau card {position} (value {value}) is not offered")
+    return None
+
 def _organize_play(before: GameState, action: Action, after: GameState) -> str | None:
     """Buying a Card > Organize: a card from the hand played for free at the chosen end, with its Bonuses."""
     if not isinstance(action, OrganizePlay):
@@ -1020,6 +1048,9 @@ INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.movement-buy", "A Movement buy pays the space's cost plus its Lobbying, returns the "
                         "Profit, resolves the space's Action and takes the card into the hand.",
                         (S.BUYING_A_CARD, S.SPENDING_INFLUENCE), _movement_buy),
+    StateInvariant("rule.flip-offers", "A Market card the Movement's tokens cannot pay is offered for one flipped "
+                   "face-up card whose Influence covers the rest.", (S.SPENDING_INFLUENCE, S.BUYING_A_CARD),
+                   _flip_offers),
     TransitionInvariant("rule.organize-play", "An Organize play puts a card from the hand at the chosen end for free, "
                         "with the Bonuses aligned with the adjacent face-up card.",
                         (S.BUYING_A_CARD, S.PLAYING_A_CARD), _organize_play),
