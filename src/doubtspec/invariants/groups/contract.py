@@ -22,6 +22,7 @@ from doubtspec.model.actions import (
     Action,
     parse_action,
 )
+from doubtspec.model.rulings import REGISTRY
 from doubtspec.model.state import STATE_FIELDS, GameState
 from doubtspec.rulebook import Section
 
@@ -64,10 +65,11 @@ _HASHED_CARDS: list[object] = []
 
 def _card_data_hashable(state: GameState) -> str | None:
     """Cards are data: every field of the card set, and every card, Goal and space in its tables, is an
-    immutable value that hashes (the solver's encoding and caches key on them); checked once per card set."""
+    immutable value that hashes (the solver's encoding and caches key on them); checked once per card set.
+    And the rulings in force are choices of the registry's rulings."""
     cards = state.cards
     if any(seen is cards for seen in _HASHED_CARDS):
-        return None
+        return _rulings_in_force(state)
     for name in (f.name for f in dataclasses.fields(cards)):
         value = getattr(cards, name)
         for key, item in (value.items() if isinstance(value, dict) else ((name, value),)):
@@ -76,6 +78,23 @@ def _card_data_hashable(state: GameState) -> str | None:
             except TypeError as exc:
                 return f"the card data cannot be hashed ({name}, {key}): {exc}"
     _HASHED_CARDS.append(cards)
+    return _rulings_in_force(state)
+
+
+_CHECKED_RULINGS: list[object] = []
+"""The rulings `_rulings_in_force` has checked (kept, not their ids)."""
+
+
+def _rulings_in_force(state: GameState) -> str | None:
+    """Every ruling in force, chosen or by default, is one of the registry's choices for it (once per rulings)."""
+    rulings = state.rulings
+    if any(seen is rulings for seen in _CHECKED_RULINGS):
+        return None
+    for ruling in REGISTRY:
+        if rulings.get(ruling.id) not in ruling.choice_names:
+            return (f"ruling {ruling.id} reads {rulings.get(ruling.id)!r}, which is not one of its choices "
+                    f"{list(ruling.choice_names)}")
+    _CHECKED_RULINGS.append(rulings)
     return None
 
 
@@ -123,7 +142,7 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("contract.no-crash", "The engine never raises on a reachable state or a legal action.",
                    (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _no_crash),
     StateInvariant("contract.hash-eq", "Equal states hash equal; unordered collections are kept in canonical order; "
-                   "the card data hashes.",
+                   "the card data hashes; the rulings in force are registered choices.",
                    (S.COMPANY_CARDS, S.MOVEMENT_CARDS), _hash_eq),
     TransitionInvariant("contract.legal", "Every action legal_actions lists is accepted by is_legal.",
                         (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _legal_agreement),
