@@ -24,7 +24,7 @@ from doubtspec.model.actions import Action, MovementBuy
 from doubtspec.model.cards import Icon, TokenKind, Trigger, Zone
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState
-from doubtspec.model.steps import Agitation, CompanyDraw, Effect, StartCompanyTurn, Step
+from doubtspec.model.steps import Agitation, CompanyDraw, Effect, ResolveEffect, StartCompanyTurn, Step
 from doubtspec.model.work import Work, replace_at, sorted_with
 
 Patch = tuple[object, str, Any]
@@ -421,6 +421,20 @@ def _no_flips() -> tuple[Patch, ...]:
     return ((legal, "flip_sets", flip_sets),)
 
 
+def _effect_once() -> tuple[Patch, ...]:
+    original = engine._apply_to_step
+
+    def apply_to_step(w: Work, action: Action) -> None:
+        # An effect that needs a choice per token resolves only one of them.
+        head = w.pending[0] if w.pending else None
+        original(w, action)
+        if isinstance(head, ResolveEffect) and w.pending and w.pending[0] == ResolveEffect(
+                head.effect, head.remaining - 1, w.pending[0].used if isinstance(w.pending[0], ResolveEffect) else ()):
+            w.pop()
+
+    return ((engine, "_apply_to_step", apply_to_step),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics", "rule.draw-offers"), _scoring_slip),
@@ -480,6 +494,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            _reshuffle_before_drawing),
     Mutant("no-flips", "The Movement is never offered to pay by flipping face-up cards.", ("rule.flip-offers",),
            _no_flips),
+    Mutant("effect-once", "An effect that needs a choice per token (Doubt, Lobbying) resolves only one token.",
+           ("rule.doubt-count-offers",), _effect_once),
     Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
            ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), _empty_draw_stalls),
 )}

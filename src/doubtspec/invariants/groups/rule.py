@@ -37,11 +37,13 @@ from doubtspec.model.actions import (
     MovementPlay,
     OrganizePlay,
     Pass,
+    PlaceDoubt,
     PlayReserve,
     PlayStandard,
     Unlobby,
 )
 from doubtspec.model.cards import (
+    AddDoubt,
     AddRestriction,
     AddVictims,
     Ban,
@@ -283,6 +285,66 @@ def _play_through(probe: GameState, play: PlayStandard) -> str | None:
         return f"{play} left no legal move"
     return None
 
+
+
+def _doubt_count_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, play a card whose Doubt effects place two or more tokens, all the way.
+
+    An effect that needs a choice is resolved once per token it places (Standard Effects > Adding
+    Doubt); a rule that stops after the first choice breaks no conservation law. With the cheapest
+    such card moved into the hand (from wherever the Company has it) and played with the first option
+    of each choice, the Doubt on the display must grow by the sum of its effects' counts, when every
+    column has room for the largest count and the supply holds enough.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
+        return None
+    for card, counts in _doubt_cards(state):
+        columns = state.cards.display.doubt_values
+        if (state.supply_of(TokenKind.DOUBT) < sum(counts)
+                or any(len(values) - present < max(counts) for values, present in zip(columns, state.doubt,
+                                                                                         strict=True))):
+            return None
+        places = (state.c_deck, state.c_discard, state.c_hand, state.c_reserve, state.trash, *state.piles)
+        if not any(card in place for place in places):
+            continue
+
+        def rest(cards: tuple[int, ...], moving: int = card) -> tuple[int, ...]:
+            return tuple(c for c in cards if c != moving)
+
+        probe = dataclasses.replace(state, c_deck=rest(state.c_deck), c_discard=rest(state.c_discard),
+                                    c_hand=_sorted((*rest(state.c_hand), card)), c_reserve=rest(state.c_reserve),
+                                    trash=rest(state.trash), piles=tuple(rest(pile) for pile in state.piles))
+        plays = [a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card]
+        if not plays:
+            continue
+        play = min(plays, key=lambda a: len(a.pay))
+        after = engine.apply(probe, play)
+        for _ in range(_PLAY_STEPS):
+            head = after.pending[0] if after.pending and after.outcome is None else None
+            choices = engine.legal_actions(after) if head is not None else ()
+            doubt = [a for a in choices if isinstance(a, PlaceDoubt)]
+            if not doubt:
+                break
+            after = engine.apply(after, doubt[0])
+        placed = sum(after.doubt) - sum(probe.doubt)
+        if placed != sum(counts):
+            return (f"{play} placed {placed} Doubt; its effects place {list(counts)} (the display had room and the "
+                    f"supply {probe.supply_of(TokenKind.DOUBT)} tokens)")
+        return None
+    return None
+
+
+def _doubt_cards(state: GameState) -> list[tuple[int, tuple[int, ...]]]:
+    """(card, counts) of the standard sides whose Doubt effects place two or more tokens, cheapest first."""
+    found = []
+    for card, data in state.cards.company.items():
+        side = None if data is None else data.standard
+        if side is None:
+            continue
+        counts = tuple(e.count for e in side.effects if isinstance(e, AddDoubt))
+        if counts and max(counts) >= 2:
+            found.append((side.cost, card, counts))
+    return [(card, counts) for _, card, counts in sorted(found)]
 
 def buy_price(state: GameState, source: BuySource, index: int) -> int | None:
     """Buying Cards: the Budget of the card on offer, plus one from the trash pile, less discounts (never
@@ -1020,6 +1082,8 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.empty-draw-offers", "A play that draws with the deck and the discard pile empty draws "
                    "nothing and goes on to the Reserve cards it triggers.",
                    (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS, S.RESHUFFLE_SEQUENCE), _empty_draw_offers),
+    StateInvariant("rule.doubt-count-offers", "A play whose Doubt effects place two or more tokens places each of "
+                   "them, one choice each.", (S.STANDARD_EFFECTS,), _doubt_count_offers),
     TransitionInvariant("rule.buy", "A buy takes the offered card, pays its Budget (plus one from the trash, less "
                         "discounts) and puts card and payment in the discard pile; nothing else changes.",
                         (S.BUYING_CARDS, S.SPENDING_BUDGET), _buy),
