@@ -435,6 +435,17 @@ def _effect_once() -> tuple[Patch, ...]:
     return ((engine, "_apply_to_step", apply_to_step),)
 
 
+def _first_payments_only() -> tuple[Patch, ...]:
+    original = Game.payments
+
+    def payments(self: Game, others: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], ...]:
+        # Of the ways to pay with the same number of cards, only the first is offered.
+        found = original(self, others, cost)
+        return tuple(p for i, p in enumerate(found) if i == 0 or len(found[i - 1]) != len(p))
+
+    return ((Game, "payments", payments),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics", "rule.draw-offers"), _scoring_slip),
@@ -496,6 +507,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            _no_flips),
     Mutant("effect-once", "An effect that needs a choice per token (Doubt, Lobbying) resolves only one token.",
            ("rule.doubt-count-offers",), _effect_once),
+    Mutant("first-payments-only", "Of the ways to pay a play with the same number of cards, only the first is offered.",
+           ("rule.payment-offers",), _first_payments_only),
     Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
            ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), _empty_draw_stalls),
 )}

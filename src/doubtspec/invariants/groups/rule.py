@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Iterable
+from itertools import combinations
 
 from doubtspec.invariants.derived import at_rest, budget_of, buy_costs, hand_limit, legal
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
@@ -345,6 +346,44 @@ def _doubt_cards(state: GameState) -> list[tuple[int, tuple[int, ...]]]:
         if counts and max(counts) >= 2:
             found.append((side.cost, card, counts))
     return [(card, counts) for _, card, counts in sorted(found)]
+
+
+def _payment_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, every way to pay for each play the engine offers is offered.
+
+    Spending Budget (ruling budget-payment): a play is paid with a set of the other hand cards whose
+    Budget covers the cost, from which (under the default `minimal`) no card can be dropped. For each
+    card and side the engine offers at all, the payments it offers must be exactly those sets,
+    enumerated here from the card data.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
+        return None
+    minimal = state.rulings.get("budget-payment") == "minimal"
+    offered: dict[tuple[type, int], set[frozenset[int]]] = {}
+    for action in legal(state):
+        if isinstance(action, PlayStandard | PlayReserve):
+            offered.setdefault((type(action), action.card), set()).add(frozenset(action.pay))
+    for (kind, card), pays in offered.items():
+        data = state.game.company_card(card)
+        side = data.standard if kind is PlayStandard else data.reserve
+        if side is None:
+            return f"a {kind.__name__} of card {card}, which has no such side, is offered"
+        others = [c for c in state.c_hand if c != card]
+        expected = set()
+        for size in range(len(others) + 1):
+            for subset in combinations(others, size):
+                total = budget_of(state, subset)
+                if total < side.cost or (side.cost <= 0 and minimal and subset):
+                    continue
+                if minimal and side.cost > 0 and any(total - budget_of(state, (c,)) >= side.cost for c in subset):
+                    continue
+                expected.add(frozenset(subset))
+        if pays != expected:
+            missing = sorted(sorted(p) for p in expected - pays)
+            extra = sorted(sorted(p) for p in pays - expected)
+            return (f"{kind.__name__} of card {card} (cost {side.cost}) is offered with payments missing {missing} "
+                    f"and extra {extra}")
+    return None
 
 def buy_price(state: GameState, source: BuySource, index: int) -> int | None:
     """Buying Cards: the Budget of the card on offer, plus one from the trash pile, less discounts (never
@@ -1084,6 +1123,9 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS, S.RESHUFFLE_SEQUENCE), _empty_draw_offers),
     StateInvariant("rule.doubt-count-offers", "A play whose Doubt effects place two or more tokens places each of "
                    "them, one choice each.", (S.STANDARD_EFFECTS,), _doubt_count_offers),
+    StateInvariant("rule.payment-offers", "Each play is offered with every set of other hand cards that pays its "
+                   "cost (none superfluous, under ruling budget-payment=minimal), and no other.",
+                   (S.SPENDING_BUDGET,), _payment_offers),
     TransitionInvariant("rule.buy", "A buy takes the offered card, pays its Budget (plus one from the trash, less "
                         "discounts) and puts card and payment in the discard pile; nothing else changes.",
                         (S.BUYING_CARDS, S.SPENDING_BUDGET), _buy),
