@@ -293,7 +293,8 @@ def _doubt_count_offers(state: GameState) -> str | None:
 
     An effect that needs a choice is resolved once per token it places (Standard Effects > Adding
     Doubt); a rule that stops after the first choice breaks no conservation law. With the cheapest
-    such card moved into the hand (from wherever the Company has it) and played with the first option
+    such card moved into the hand (from wherever the Company has it), the Reserve moved to the discard
+    pile (no trigger adds Doubt of its own), and the card played with the first option
     of each choice, the Doubt on the display must grow by the sum of its effects' counts, when every
     column has room for the largest count and the supply holds enough.
     """
@@ -312,8 +313,10 @@ def _doubt_count_offers(state: GameState) -> str | None:
         def rest(cards: tuple[int, ...], moving: int = card) -> tuple[int, ...]:
             return tuple(c for c in cards if c != moving)
 
-        probe = dataclasses.replace(state, c_deck=rest(state.c_deck), c_discard=rest(state.c_discard),
-                                    c_hand=_sorted((*rest(state.c_hand), card)), c_reserve=rest(state.c_reserve),
+        # The Reserve goes to the discard pile, so that no Reserve card the play triggers adds Doubt of its own.
+        probe = dataclasses.replace(state, c_deck=rest(state.c_deck),
+                                    c_discard=_sorted(rest(state.c_discard) + rest(state.c_reserve)),
+                                    c_hand=_sorted((*rest(state.c_hand), card)), c_reserve=(),
                                     trash=rest(state.trash), piles=tuple(rest(pile) for pile in state.piles))
         plays = [a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card]
         if not plays:
