@@ -25,9 +25,11 @@ from doubtspec.model.state import Actor, GameState, Phase
 RULE_MUTANTS = ("trash-at-face-value", "reshuffle-at-five", "reserve-trashed-left-to-right", "bonus-from-flipped",
                 "play-one-cheaper", "restriction-withheld", "star-at-thirteen", "four-lobbies", "short-hand-kept",
                 "defeat-ignores-bans", "banned-reserve-triggers", "banned-reshuffle-effects", "removed-card-to-hand",
-                "pacing-without-refresh", "progress-not-credited")
+                "pacing-without-refresh", "progress-not-credited", "unlobby-next-space", "empty-draw-stalls",
+                "organize-wrong-end", "buy-only-when-full", "reshuffle-before-drawing", "no-flips", "effect-once",
+                "first-payments-only")
 WHAT_IFS = ("lobby.offers", "hand.marginalization-offers", "outcome.defeat-offers", "ban.trigger-offers",
-            "ban.reshuffle-offers", "tableau.full-offers")
+            "ban.reshuffle-offers", "ban.silent-reshuffle-offers", "tableau.full-offers")
 CHECKED = tuple(inv for inv in CATALOG if inv.id.split(".")[0] in ("rule", "scoring") or inv.id in WHAT_IFS
                 or any(inv.id in MUTANTS[name].caught_by for name in RULE_MUTANTS))
 

@@ -29,6 +29,9 @@ import time
 from pathlib import Path
 
 DEFAULT_LIMIT = 60.0
+HASH_SEED = "0"
+"""`PYTHONHASHSEED` of the fuzz run: with the ci profile's fixed seed the run is the same every time
+(`reach.py` relies on it)."""
 
 
 def _shortest_trace(reports: Path) -> dict[str, object]:
@@ -58,6 +61,7 @@ def main(argv: list[str]) -> int:
         try:
             proc = subprocess.run([str(command), "fuzz", "--profile", "ci", "--report-dir", str(reports)],
                                   cwd=tmp, capture_output=True, text=True, timeout=10 * limit,
+                                  env=dict(os.environ, PYTHONHASHSEED=HASH_SEED),
                                   preexec_fn=lambda: _cpu_limit(limit))
         except subprocess.TimeoutExpired:
             code, tail = None, ""

@@ -35,6 +35,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 MARKER = "DOUBTSPEC-MUTANT "
+MIN_PER_MODULE = 5
+"""A stratified sample takes at least this many mutants from each module (all of a smaller one)."""
 
 
 def settings() -> dict[str, Any]:
@@ -74,11 +76,37 @@ def _completed(session: Path) -> set[tuple[str, str, int]]:
         return {_identity(items[job]) for job, result in db.results if result.worker_outcome != "skipped"}
 
 
-def sample(session: Path, size: int, seed: int, same_as: Path | None = None) -> int:
+def _stratified(by_identity: dict[tuple[str, str, int], str], size: int, seed: int) -> set[str]:
+    """A seeded sample of `size` jobs drawn module by module: each module's share is proportional to its
+    mutants (largest remainders), with at least `MIN_PER_MODULE` from each (or all it has)."""
+    modules: dict[str, list[str]] = {}
+    for key in sorted(by_identity):
+        modules.setdefault(key[0], []).append(by_identity[key])
+    total = sum(len(jobs) for jobs in modules.values())
+    floor = {m: min(len(jobs), MIN_PER_MODULE) for m, jobs in modules.items()}
+    spare = max(0, size - sum(floor.values()))
+    rest = {m: len(jobs) - floor[m] for m, jobs in modules.items()}
+    rest_total = sum(rest.values()) or 1
+    exact = {m: spare * rest[m] / rest_total for m in modules}
+    share = {m: floor[m] + int(exact[m]) for m in modules}
+    for m in sorted(modules, key=lambda m: exact[m] - int(exact[m]), reverse=True)[:size - sum(share.values())]:
+        share[m] += 1
+    rng = random.Random(seed)
+    keep: set[str] = set()
+    for m in sorted(modules):
+        keep |= set(rng.sample(modules[m], min(share[m], len(modules[m]))))
+    assert total >= len(keep)
+    return keep
+
+
+def sample(session: Path, size: int, seed: int, same_as: Path | None = None, stratify: bool = False,
+           only: frozenset[str] = frozenset()) -> int:
     """Mark all but a seeded random sample of the session's mutants as skipped; returns the total.
 
     The sample is drawn over the mutants' identities, so the same seed picks the same mutants of the
-    same code in every session; `same_as` picks instead the mutants another session ran.
+    same code in every session; with `stratify` it is drawn module by module (`_stratified`);
+    `same_as` picks instead the mutants another session ran, and `only` the mutants it names
+    (`engine.py:core/NumberReplacer:50`: module file, operator, occurrence).
     """
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
@@ -86,9 +114,14 @@ def sample(session: Path, size: int, seed: int, same_as: Path | None = None) -> 
     with use_db(str(session), WorkDB.Mode.open) as db:
         by_identity = {_identity(item): item.job_id for item in db.work_items}
         jobs = [by_identity[key] for key in sorted(by_identity)]
-        if same_as is not None:
+        if only:
+            keep = {job for (module, operator, occurrence), job in by_identity.items()
+                    if f"{Path(module).name}:{operator}:{occurrence}" in only}
+        elif same_as is not None:
             wanted = _completed(same_as)
             keep = {job for key, job in by_identity.items() if key in wanted}
+        elif stratify:
+            keep = _stratified(by_identity, size, seed)
         else:
             keep = set(random.Random(seed).sample(jobs, min(size, len(jobs))))
         db.set_multiple_results([j for j in jobs if j not in keep],
@@ -138,19 +171,26 @@ def summarize(out: Path, total: int | None = None) -> dict[str, Any]:
         "mutants": total, "sampled": len(rows), "detected": len(detected), "killed": len(killed),
         "crashed": len(detected) - len(killed),
         "survived": sum(1 for r in rows if r["verdict"] == "survived"),
+        "unreached": sum(1 for r in rows if r["verdict"] == "unreached"),
+        "annotation": sum(1 for r in rows if r["verdict"] == "annotation"),
         "timeout": sum(1 for r in rows if r["verdict"] == "timeout"),
         "score": round(len(detected) / len(rows), 3) if rows else None,
         # Seconds to the fuzzer's exit (CPU, and wall on this machine), over the mutants an invariant killed.
         "cpu_to_exit": spread([float(r["cpu"]) for r in killed if "cpu" in r]),
         "wall_to_exit": spread([float(r["wall"]) for r in killed if "wall" in r]),
         "decisions": {"median": statistics.median(decisions) if decisions else None,
-                      "max": max(decisions, default=None)},
+                      "p90": _percentile([float(d) for d in decisions], 0.9), "max": max(decisions, default=None)},
+        "by_module": {m: {v: sum(1 for r in rows if Path(r["module"]).name == m and r["verdict"] == v)
+                          for v in ("killed", "crashed", "survived", "unreached", "annotation", "timeout", "error")}
+                      for m in sorted({Path(r["module"]).name for r in rows})},
         "rows": rows,
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     lines = [f"Sample of {len(rows)} of {total} mutants: {len(detected)} detected "
              f"({len(killed)} by an invariant, {summary['crashed']} crashed the command), "
-             f"{summary['survived']} survived, {summary['timeout']} not killed within the limit.", "",
+             f"{summary['survived']} survived a whole ci run, {summary['unreached']} survived unreached (not "
+             f"run: the ci run never executes them), {summary['annotation']} survived in a signature's annotation "
+             f"(not run: never evaluated), {summary['timeout']} not killed within the limit.", "",
              "| module | line | operator | verdict | wall s | cpu s | decisions | steps | invariants |",
              "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -171,20 +211,46 @@ def main() -> int:
                         help="CPU seconds per mutant before it counts as not killed")
     parser.add_argument("--module-path", default=str(defaults["module-path"]))
     parser.add_argument("--same-as", type=Path, help="run the mutants another session ran (its session.sqlite)")
+    parser.add_argument("--only", action="append", default=[], metavar="FILE:OPERATOR:OCCURRENCE",
+                        help="run only this mutant, e.g. engine.py:core/NumberReplacer:50 (repeatable)")
+    parser.add_argument("--stratify", action="store_true",
+                        help="draw the sample module by module, in proportion (at least five from each)")
+    parser.add_argument("--skip-unreached", action="store_true",
+                        help="record mutants the unmutated ci run never executes (unreached) or that lie in a "
+                             "function's annotations (annotation) as survived without running them (one coverage "
+                             "run instead; see reach.py)")
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with the session in --out: record what --skip-unreached finds among its pending "
+                             "mutants (without a new coverage run) and run the rest")
     parser.add_argument("--summarize", action="store_true", help="only rewrite the summary of --out")
     args = parser.parse_args()
     out: Path = args.out
     if args.summarize:
         summarize(out)
         return 0
+    cosmic_ray = str(Path(sys.executable).parent / "cosmic-ray")
+    if args.resume:
+        from reach import record_unreached
+
+        if args.skip_unreached:
+            record_unreached(out / "session.sqlite", ROOT / args.module_path, out, MARKER, measure=False)
+        subprocess.run([cosmic_ray, "exec", str(out / "cosmic-ray.toml"), str(out / "session.sqlite")], check=True,
+                       cwd=ROOT)
+        summary = summarize(out)
+        print(json.dumps({k: v for k, v in summary.items() if k != "rows"}, indent=1))
+        return 0
     out.mkdir(parents=True, exist_ok=True)
     config = out / "cosmic-ray.toml"
     config.write_text(_config(args.module_path, args.limit, list(defaults.get("excluded-modules", []))))
     session = out / "session.sqlite"
     session.unlink(missing_ok=True)
-    cosmic_ray = str(Path(sys.executable).parent / "cosmic-ray")
     subprocess.run([cosmic_ray, "init", str(config), str(session)], check=True, cwd=ROOT)
-    total = sample(session, args.sample, args.seed, args.same_as)
+    total = sample(session, args.sample, args.seed, args.same_as, stratify=args.stratify, only=frozenset(args.only))
+    if args.skip_unreached:
+        from reach import record_unreached
+
+        skipped = record_unreached(session, ROOT / args.module_path, out, MARKER)
+        print(f"{skipped} sampled mutants are not reached by the unmutated ci run: recorded as survived")
     subprocess.run([cosmic_ray, "exec", str(config), str(session)], check=True, cwd=ROOT)
     summary = summarize(out, total)
     print(json.dumps({k: v for k, v in summary.items() if k != "rows"}, indent=1))

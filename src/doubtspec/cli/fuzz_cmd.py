@@ -66,7 +66,8 @@ BudgetOption = Annotated[float | None, typer.Option(
 ExamplesOption = Annotated[int | None, typer.Option(
     "--examples", metavar="N",
     help=f"Generate N examples (games from Set-Up), or fewer if one fails; shrinking a failure then takes at "
-         f"most {SHRINK_SECONDS:.0f} s more (not with --budget).")]
+         f"most the profile's bound more (ci {PROFILES['ci'].shrink_seconds:.0f} s, others {SHRINK_SECONDS:.0f} s; "
+         f"not with --budget).")]
 SeedOption = Annotated[int | None, typer.Option("--seed", metavar="N",
                                                 help="Seed of the run (the ci profile's default is 0).")]
 ProfileOption = Annotated[ProfileName, typer.Option("--profile", metavar="ci|dev|nightly",

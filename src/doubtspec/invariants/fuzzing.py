@@ -13,10 +13,16 @@ How long a run lasts:
 * The first violation ends the search at once (Hypothesis's `report_multiple_bugs=False`): no more
   examples are generated or targeted, and shrinking starts. Shrinking may slip to another broken
   invariant with a smaller example; a run reports what its final replays show.
-* Shrinking is bounded by what is left of the budget (or by `SHRINK_SECONDS` for a run of a fixed
-  number of examples). When the bound is reached, Hypothesis stops shrinking and replays the
-  shortest failing example found so far, which is what the report shows; the result says that
-  shrinking was cut.
+* Shrinking is bounded by what is left of the budget (or, for a run of a fixed number of examples,
+  by the profile's `shrink_seconds`: 10 s for ci, `profiles.SHRINK_SECONDS` for the others). When
+  the bound is reached, Hypothesis stops shrinking and replays the shortest failing example found
+  so far, which is what the report shows; the result says that shrinking was cut.
+
+A step that never ends (an engine loop that makes no progress) would hold the run until the CI job's
+own timeout, with no report. While the machines run, a CPU-time watchdog (`SIGPROF`) raises
+`EngineStalled` inside whatever runs when no engine step has finished for `STALL_SECONDS` of CPU
+time: raised inside `apply` it is reported like any exception there (`contract.no-crash`), with the
+trace that leads to the stuck step.
 
 Interrupts (`doubtspec.interrupts`): once a signal has been received, the machines skip their
 teardown checks (a half-played game is not a finding) and refuse to start another example, and
@@ -33,6 +39,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import random
+import signal
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -53,13 +61,16 @@ from doubtspec import interrupts
 from doubtspec.invariants.catalog import CATALOG, Invariant
 from doubtspec.invariants.machines import GameMachine, InvariantViolation, Recorder, Violation, machine_for
 from doubtspec.invariants.profiles import DATABASE_DIR, PROFILES, Profile
+from doubtspec.invariants.profiles import SHRINK_SECONDS as SHRINK_SECONDS  # the CLI's help names it
 from doubtspec.model.game import Game
+
+STALL_SECONDS = 5
+"""CPU seconds without a finished engine step after which the watchdog calls the step stuck (a step and its
+checks take milliseconds)."""
 
 CHUNK_EXAMPLES = 10
 """Examples per Hypothesis run when fuzzing against a time budget (the budget is checked between runs)."""
 
-SHRINK_SECONDS = 120.0
-"""How long shrinking may take in a run of a fixed number of examples (a budgeted run uses its budget)."""
 
 DATABASE_BY_PROFILE: dict[str, Path | None] = {"ci": None, "dev": DATABASE_DIR, "nightly": DATABASE_DIR}
 """Each profile's example database: `ci` runs without one, so that the same examples run every time;
@@ -80,8 +91,8 @@ class FuzzOptions:
     """"default": the profile's (`DATABASE_BY_PROFILE`); None: no database; a folder; or a database."""
     max_steps: int | None = None
     """Engine decisions per example, overriding the profile's."""
-    shrink_seconds: float = SHRINK_SECONDS
-    """The bound on shrinking when no budget is set."""
+    shrink_seconds: float | None = None
+    """The bound on shrinking when no budget is set; None: the profile's (`Profile.shrink_seconds`)."""
 
 
 @dataclass
@@ -211,6 +222,37 @@ def _shrinking_bounded_by(seconds: float) -> Iterator[None]:
         yield
 
 
+class EngineStalled(Exception):  # the report names it: "apply(...) raised EngineStalled: ..."
+    """No engine step finished for `STALL_SECONDS` of CPU time: a step is stuck in a loop."""
+
+
+@contextlib.contextmanager
+def _stall_watchdog(recorder: Recorder, seconds: int = STALL_SECONDS) -> Iterator[None]:
+    """Raise `EngineStalled` in the main thread when `recorder.steps` has not moved for `seconds` CPU seconds."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    seen = [recorder.steps, 0]
+
+    def tick(_signum: int, _frame: object) -> None:
+        if recorder.steps != seen[0]:
+            seen[0], seen[1] = recorder.steps, 0
+            return
+        seen[1] += 1
+        if seen[1] >= seconds:
+            seen[1] = 0
+            raise EngineStalled(f"no engine step finished in {seconds} CPU seconds (after step {recorder.steps} "
+                                "of the run): the step is stuck")
+
+    previous = signal.signal(signal.SIGPROF, tick)
+    signal.setitimer(signal.ITIMER_PROF, 1.0, 1.0)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0.0, 0.0)
+        signal.signal(signal.SIGPROF, previous)
+
+
 def run_fuzz(options: FuzzOptions, recorder: Recorder | None = None) -> FuzzResult:
     """Fuzz the engine with the machines; returns statistics and the (shrunk) violations found.
 
@@ -239,9 +281,11 @@ def run_fuzz(options: FuzzOptions, recorder: Recorder | None = None) -> FuzzResu
             settings = hypothesis_settings(profile.settings(database=database, max_examples=chunk),
                                            report_multiple_bugs=False)
             runs += 1
-            shrink_limit = options.shrink_seconds if deadline is None else deadline - time.monotonic()
+            shrink_bound = profile.shrink_seconds if options.shrink_seconds is None else options.shrink_seconds
+            shrink_limit = shrink_bound if deadline is None else deadline - time.monotonic()
             try:
-                with with_reporter(lambda _message: None), _shrinking_bounded_by(shrink_limit):
+                with with_reporter(lambda _message: None), _shrinking_bounded_by(shrink_limit), \
+                        _stall_watchdog(recorder):
                     run_state_machine_as_test(machine, settings=settings)
             except BaseException as exc:
                 if interrupts.received() is not None:

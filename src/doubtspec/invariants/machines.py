@@ -202,7 +202,9 @@ SAMPLED: frozenset[str] = frozenset({
     "contract.apply-pure", "contract.legal", "ban.reserve-trigger", "ban.offers", "doubt.messaging-offers",
     "outcome.profit-offers", "rule.buy-offers", "rule.draw-offers", "rule.reshuffle-offers", "lobby.offers",
     "hand.marginalization-offers", "outcome.defeat-offers", "ban.trigger-offers", "ban.reshuffle-offers",
-    "tableau.full-offers", "rule.goal-offers",
+    "tableau.full-offers", "rule.goal-offers", "rule.unlobby-offers", "rule.empty-draw-offers",
+    "ban.silent-reshuffle-offers", "rule.organize-offers", "hand.movement-buy-offers",
+    "rule.flip-offers", "rule.doubt-count-offers",
 })
 """The checks that re-run the engine (purity, legality, the what-ifs): each costs more than a step of the
 game itself, so a profile runs them at its first chance in each example and on every `check_every`-th

@@ -20,11 +20,11 @@ from typing import Any
 
 from doubtspec.invariants import catalog, corpus
 from doubtspec.model import company, engine, legal, movement
-from doubtspec.model.actions import Action
+from doubtspec.model.actions import Action, MovementBuy
 from doubtspec.model.cards import Icon, TokenKind, Trigger, Zone
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState
-from doubtspec.model.steps import Agitation, Effect, StartCompanyTurn, Step
+from doubtspec.model.steps import Agitation, CompanyDraw, Effect, ResolveEffect, StartCompanyTurn, Step
 from doubtspec.model.work import Work, replace_at, sorted_with
 
 Patch = tuple[object, str, Any]
@@ -335,15 +335,126 @@ def _progress_not_credited() -> tuple[Patch, ...]:
     return ((legal, "agitation_choices", agitation_choices),)
 
 
+def _unlobby_next_space() -> tuple[Patch, ...]:
+    original = company.unlobby
+
+    def unlobby(w: Work, target: int) -> None:
+        # Taking back a Market card's Lobbying takes the next space's instead (the last space's is right).
+        if target < company.GOAL_TARGET and target + 1 < len(w.market_profit):
+            target += 1
+        original(w, target)
+
+    return ((company, "unlobby", unlobby),)
+
+
+def _empty_draw_stalls() -> tuple[Patch, ...]:
+    original = engine._chance_ready
+
+    def chance_ready(w: Work, step: object) -> bool:
+        # A draw with the deck and the discard pile empty is dropped, but the step after it is left
+        # at the head as if it were a chance event.
+        if isinstance(step, CompanyDraw) and step.count > 0 and not w.c_deck and not (step.silent and w.c_discard):
+            w.pop()
+            return True
+        return original(w, step)
+
+    return ((engine, "_chance_ready", chance_ready),)
+
+
+def _organize_wrong_end() -> tuple[Patch, ...]:
+    original = movement.organize_play
+
+    def organize_play(w: Work, card: int, right: bool, remove: int | None) -> None:
+        # The free play of Organize goes to the other end of the Tableau.
+        original(w, card, not right, remove)
+
+    return ((movement, "organize_play", organize_play),)
+
+
+def _buy_only_when_full() -> tuple[Patch, ...]:
+    original = legal.movement_turn
+
+    def movement_turn(state: GameState) -> list[Action]:
+        # Buying is offered only with a full hand, instead of below the limit: the Movement never buys.
+        actions = original(state)
+        if len(state.m_hand) < state.hand_limit():
+            return [a for a in actions if not isinstance(a, MovementBuy)]
+        return actions
+
+    return ((legal, "movement_turn", movement_turn),)
+
+
+def _draw_never_ready() -> tuple[Patch, ...]:
+    original = engine._chance_ready
+
+    def chance_ready(w: Work, step: object) -> bool:
+        # A draw with cards in the deck is taken for not ready but left at the head: the engine loops.
+        if isinstance(step, CompanyDraw) and step.count > 0 and w.c_deck:
+            return False
+        return original(w, step)
+
+    return ((engine, "_chance_ready", chance_ready),)
+
+
+def _reshuffle_before_drawing() -> tuple[Patch, ...]:
+    original = company.start_draw_phase
+
+    def start_draw_phase(w: Work) -> None:
+        # The Sequence runs before the deck's last cards are drawn, whatever ruling draw-order says.
+        draw_first = w.game.draw_first
+        object.__setattr__(w.game, "draw_first", False)
+        try:
+            original(w)
+        finally:
+            object.__setattr__(w.game, "draw_first", draw_first)
+
+    return ((company, "start_draw_phase", start_draw_phase),)
+
+
+def _no_flips() -> tuple[Patch, ...]:
+    original = legal.flip_sets
+
+    def flip_sets(state: GameState, cost: int, exclude: int | None = None) -> list[tuple[int, ...]]:
+        # Face-up cards are never offered for flipping: only tokens pay.
+        return [flip for flip in original(state, cost, exclude) if not flip]
+
+    return ((legal, "flip_sets", flip_sets),)
+
+
+def _effect_once() -> tuple[Patch, ...]:
+    original = engine._apply_to_step
+
+    def apply_to_step(w: Work, action: Action) -> None:
+        # An effect that needs a choice per token resolves only one of them.
+        head = w.pending[0] if w.pending else None
+        original(w, action)
+        if isinstance(head, ResolveEffect) and w.pending and w.pending[0] == ResolveEffect(
+                head.effect, head.remaining - 1, w.pending[0].used if isinstance(w.pending[0], ResolveEffect) else ()):
+            w.pop()
+
+    return ((engine, "_apply_to_step", apply_to_step),)
+
+
+def _first_payments_only() -> tuple[Patch, ...]:
+    original = Game.payments
+
+    def payments(self: Game, others: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], ...]:
+        # Of the ways to pay with the same number of cards, only the first is offered.
+        found = original(self, others, cost)
+        return tuple(p for i, p in enumerate(found) if i == 0 or len(found[i - 1]) != len(p))
+
+    return ((Game, "payments", payments),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
-           ("scoring.demographics",), _scoring_slip),
+           ("scoring.demographics", "rule.draw-offers"), _scoring_slip),
     Mutant("token-from-nothing", "Pass gives the Movement an Influence token that does not come from the supply.",
            ("tokens.influence", "rule.pass"), _token_from_nothing),
     Mutant("ban-ignored", "Bans are ignored: banned cards can be played and banned Reserve cards trigger.",
            ("ban.play", "reject.banned", "ban.reserve-trigger", "ban.offers"), _ban_ignored),
     Mutant("hand-limit-off-by-one", "The Movement may buy with one card more than its hand limit.",
-           ("hand.movement", "reject.full-hand"), _hand_limit_off_by_one),
+           ("hand.movement", "reject.full-hand", "hand.movement-buy-offers"), _hand_limit_off_by_one),
     Mutant("doubt-top-down", "Messaging removes Doubt at the top spaces' printed costs instead of the bottom's.",
            ("doubt.order", "doubt.messaging-offers"), _doubt_top_down),
     Mutant("card-duplicated", "A bought card is put into the discard pile twice.",
@@ -356,7 +467,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.draw-phase", "rule.draw-offers"), _reshuffle_at_five),
     Mutant("reserve-trashed-left-to-right",
            "The Reshuffle puts the Reserve into the trash from left to right, skipping its effects.",
-           ("rule.draw-phase",), _reserve_trashed_left_to_right),
+           ("rule.draw-phase", "rule.draw-offers"), _reserve_trashed_left_to_right),
     Mutant("bonus-from-flipped", "Tableau Bonuses are taken from the end card even when it is flipped.",
            ("rule.movement-play",), _bonus_from_flipped),
     Mutant("play-one-cheaper", "The Movement pays one Influence less than the price for every play and buy.",
@@ -364,7 +475,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("restriction-withheld", "Achieving a Goal does not add its Restriction card to the Company's discard.",
            ("rule.goal", "rule.goal-offers"), _restriction_withheld),
     Mutant("star-at-thirteen", "A Reshuffle scoring exactly the star threshold earns no star.",
-           ("scoring.demographics", "rule.reshuffle-offers"), _star_at_thirteen),
+           ("scoring.demographics", "rule.reshuffle-offers", "rule.draw-offers"), _star_at_thirteen),
     Mutant("four-lobbies", "A card may hold four Profit tokens of Lobbying.",
            ("lobby.limit", "lobby.offers"), _four_lobbies),
     Mutant("short-hand-kept", "A Reshuffle that refills the hand to one card short does not marginalize.",
@@ -374,12 +485,31 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("banned-reserve-triggers", "Banned Reserve cards still trigger on a matching play.",
            ("ban.reserve-trigger", "ban.trigger-offers"), _banned_reserve_triggers),
     Mutant("banned-reshuffle-effects", "A banned Reserve card's reshuffle effects still resolve.",
-           ("scoring.demographics", "ban.reshuffle-offers"), _banned_reshuffle_effects),
+           ("scoring.demographics", "ban.reshuffle-offers", "ban.silent-reshuffle-offers"), _banned_reshuffle_effects),
     Mutant("removed-card-to-hand", "The card removed from a full Tableau goes to the hand, not the discard pile.",
            ("rule.movement-play", "tableau.full-offers"), _removed_card_to_hand),
     Mutant("pacing-without-refresh", "Pacing gains the token passives but not the Refresh passives.",
            ("rule.pacing",), _pacing_without_refresh),
     Mutant("progress-not-credited", "The Agitation offered for a Goal ignores the Agitation already on it.",
            ("rule.agitation-offers",), _progress_not_credited),
+    Mutant("unlobby-next-space", "Taking back a Market card's Lobbying takes the next space's Profit instead.",
+           ("rule.unlobby", "rule.unlobby-offers"), _unlobby_next_space),
+    Mutant("organize-wrong-end", "The free play of Organize goes to the other end of the Tableau.",
+           ("rule.organize-play", "rule.organize-offers"), _organize_wrong_end),
+    Mutant("buy-only-when-full", "The Movement may buy only with a full hand (never, in effect).",
+           ("hand.movement-buy-offers",), _buy_only_when_full),
+    Mutant("draw-never-ready", "A draw from a deck with cards is never offered and never dropped: the step loops.",
+           ("contract.no-crash",), _draw_never_ready),
+    Mutant("reshuffle-before-drawing", "The Reshuffle Sequence runs before the deck's last cards are drawn, "
+           "although ruling draw-order says draw first.", ("rule.draw-phase", "rule.draw-offers"),
+           _reshuffle_before_drawing),
+    Mutant("no-flips", "The Movement is never offered to pay by flipping face-up cards.", ("rule.flip-offers",),
+           _no_flips),
+    Mutant("effect-once", "An effect that needs a choice per token (Doubt, Lobbying) resolves only one token.",
+           ("rule.doubt-count-offers",), _effect_once),
+    Mutant("first-payments-only", "Of the ways to pay a play with the same number of cards, only the first is offered.",
+           ("rule.payment-offers",), _first_payments_only),
+    Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
+           ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), _empty_draw_stalls),
 )}
 """Every mutant by name."""

@@ -21,6 +21,9 @@ from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 DATABASE_DIR = Path(".hypothesis") / "examples"
 """Where the profiles keep Hypothesis's example database, relative to the working directory."""
 
+SHRINK_SECONDS = 120.0
+"""How long shrinking may take (wall seconds) in a run of a fixed number of examples, unless the profile says."""
+
 _PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink)
 """Every phase but `explain`, whose extra replays cost more than the notes they add to a trace."""
 
@@ -51,6 +54,10 @@ class Profile:
     multiple_bugs: bool = True
     """Whether a run goes on after its first violation to find and shrink others (Hypothesis's
     `report_multiple_bugs`); without, the first one found is shrunk and the run ends."""
+    shrink_seconds: float = SHRINK_SECONDS
+    """How long shrinking may take (wall seconds) in a run of a fixed number of examples; a run with a time
+    budget shrinks within what is left of it. Hypothesis's shrinker makes most of its gains in its first
+    seconds (whole stretches of decisions dropped), so a short bound keeps both the exit and the trace short."""
 
     def settings(self, database: ExampleDatabase | str | None = "default", max_examples: int | None = None,
                  quiet: bool = True) -> settings:
@@ -78,7 +85,7 @@ PROFILES: dict[str, Profile] = {
     "ci": Profile("ci", "bounded and deterministic: a fixed seed and a fixed number of examples",
                   steps=40, examples=600, budget=None, seed=0, check_every=4,
                   oracle_every=20, corpus_share=0.0,
-                  multiple_bugs=False),
+                  multiple_bugs=False, shrink_seconds=10.0),
     "dev": Profile("dev", "a minute of fuzzing with a fresh seed", steps=60, examples=None, budget=60.0, seed=None,
                    check_every=2, oracle_every=3),
     "nightly": Profile("nightly", "an hour of fuzzing with long games", steps=120, examples=None, budget=3600.0,

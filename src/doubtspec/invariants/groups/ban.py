@@ -24,7 +24,8 @@ from doubtspec.model.actions import (
     PlayReserve,
     PlayStandard,
 )
-from doubtspec.model.state import STATE_FIELDS, GameState, Phase
+from doubtspec.model.cards import AddVictims, Discount, ScoreProfit
+from doubtspec.model.state import STATE_FIELDS, GameState, OutcomeReason, Phase
 from doubtspec.rulebook import Section
 
 S = Section
@@ -90,33 +91,100 @@ def _ban_offers(state: GameState) -> str | None:
 
 
 def _trigger_offers(state: GameState) -> str | None:
-    """At the start of each Play Phase with a Reserve, ban the Reserve's kinds and play the triggering cards.
+    """At the start of each Play Phase, ban the Reserve's kinds and play the triggering cards.
 
     Banned cards in the Reserve need a Goal's ban after the card was played there, which generated games
     rarely order so; banning the kinds in the Reserve and playing each standard play that triggers (at
-    most three) checks `ban.reserve-trigger` on every turn with a Reserve.
+    most three) checks `ban.reserve-trigger` on every turn with a Reserve. On a turn without one, a
+    card with a trigger is moved into the hand and a Reserve card it would trigger into the Reserve
+    (from wherever the Company has them), and the Reserve card's kind is banned.
     """
-    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays or not state.c_reserve:
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
         return None
-    kinds = {state.game.company_card(c).kind for c in state.c_reserve}
-    kinds -= {state.game.company_card(c).kind for c in state.c_hand}  # leave the hand playable
-    if not kinds:
-        return None
-    probe = dataclasses.replace(state, banned=tuple(sorted(kinds | set(state.banned))))
     tried = 0
-    for action in engine.legal_actions(probe):
-        if not isinstance(action, PlayStandard):
-            continue
-        side = state.game.company_card(action.card).standard
-        if side is None or side.trigger is None:
-            continue
-        message = _ban_trigger(probe, action, engine.apply(probe, action))
-        if message is not None:
-            return f"with {sorted(kinds)} banned: {message}"
-        tried += 1
-        if tried >= 3:
+    if state.c_reserve:
+        kinds = {state.game.company_card(c).kind for c in state.c_reserve}
+        kinds -= {state.game.company_card(c).kind for c in state.c_hand}  # leave the hand playable
+        if kinds:
+            probe = dataclasses.replace(state, banned=tuple(sorted(kinds | set(state.banned))))
+            for action in engine.legal_actions(probe):
+                if not isinstance(action, PlayStandard):
+                    continue
+                side = state.game.company_card(action.card).standard
+                if side is None or side.trigger is None:
+                    continue
+                message = _ban_trigger(probe, action, engine.apply(probe, action))
+                if message is not None:
+                    return f"with {sorted(kinds)} banned: {message}"
+                tried += 1
+                if tried >= 3:
+                    return None
+    if tried:
+        return None
+    for card, reserve_cards in _trigger_pairs(state):
+        for reserve_card in reserve_cards:
+            moved = _moved(state, card, reserve_card)
+            if moved is None:
+                continue
+            kind = state.game.company_card(reserve_card).kind
+            probe = dataclasses.replace(moved, banned=tuple(sorted({kind, *state.banned})))
+            plays = [a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card]
+            if not plays:
+                break
+            play = min(plays, key=lambda a: len(a.pay))
+            message = _ban_trigger(probe, play, engine.apply(probe, play))
+            if message is not None:
+                return f"with card {reserve_card} in the Reserve and {kind} banned: {message}"
+            tried += 1
+            break
+        if tried >= 2:
             break
     return None
+
+
+def _trigger_pairs(state: GameState) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """(card, Reserve cards) from the card data: each standard side with a trigger whose effects resolve at once
+    (Victims, Profit, discounts: the triggered Reserve cards then resolve in the same step), with the Reserve
+    sides of other kinds it triggers (same trigger and icon)."""
+    known = _PAIRS.get(id(state.cards))
+    if known is not None and known[0] is state.cards:
+        return known[1]
+    company = state.game.company_card
+    numbers = sorted(n for n, c in state.cards.company.items() if c is not None)
+    pairs = []
+    for card in numbers:
+        side = company(card).standard
+        if (side is None or side.trigger is None
+                or not all(isinstance(e, AddVictims | ScoreProfit | Discount) for e in side.effects)):
+            continue
+        triggered = tuple(other for other in numbers if (reserve := company(other).reserve) is not None
+                          and reserve.trigger is side.trigger and reserve.icon is side.icon
+                          and company(other).kind != company(card).kind)
+        if triggered:
+            pairs.append((card, triggered))
+    _PAIRS[id(state.cards)] = (state.cards, tuple(pairs))
+    return _PAIRS[id(state.cards)][1]
+
+
+_PAIRS: dict[int, tuple[object, tuple[tuple[int, tuple[int, ...]], ...]]] = {}
+"""`_trigger_pairs` per card set (the card set itself kept, so that a recycled id is never mistaken)."""
+
+
+def _moved(state: GameState, card: int, reserve_card: int) -> GameState | None:
+    """`state` with `card` in the hand and `reserve_card` at the Reserve's right end, taken from wherever the
+    Company has them (deck, discard pile, hand, Reserve, trash pile, piles); None if either is out of reach."""
+    moving = {card, reserve_card}
+    places = (state.c_deck, state.c_discard, state.c_hand, state.c_reserve, state.trash, *state.piles)
+    if not all(any(c in place for place in places) for c in moving):
+        return None
+
+    def rest(cards: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(c for c in cards if c not in moving)
+
+    return dataclasses.replace(state, c_deck=rest(state.c_deck), c_discard=rest(state.c_discard),
+                               c_hand=tuple(sorted((*rest(state.c_hand), card))),
+                               c_reserve=(*rest(state.c_reserve), reserve_card), trash=rest(state.trash),
+                               piles=tuple(rest(pile) for pile in state.piles))
 
 
 def _reshuffle_offers(state: GameState) -> str | None:
@@ -142,6 +210,63 @@ def _reshuffle_offers(state: GameState) -> str | None:
     return None if message is None else f"with the Reserve's kinds {sorted(kinds)} banned: {message}"
 
 
+def _silent_reshuffle_offers(state: GameState) -> str | None:
+    """Before each Draw Phase, put a banned card with reshuffle effects in the Reserve and play the Sequence.
+
+    A banned card has no effect (Company Interference), so a Reshuffle with it at the Reserve's right
+    end must leave the table exactly as one where it had been on the trash pile already: that is where
+    step C puts it first (ruling banned-reserve). Cards with reshuffle effects seldom sit in the
+    Reserve when their kind is banned; moving each such card there (from wherever the Company has
+    it), banning the Reserve's kinds and emptying the deck into the discard pile (so the Sequence runs
+    at once), compares the two Reshuffles every turn.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_BUY:
+        return None
+    stays_honoured = state.rulings.get("banned-reserve") == "stays-honoured"
+    company = state.game.company_card
+    for card in _with_reshuffle_effects(state):
+        side = company(card).reserve
+        if side is None or (side.stays and stays_honoured):
+            continue
+        places = (state.c_deck, state.c_discard, state.c_hand, state.c_reserve, state.trash, *state.piles)
+        if not any(card in place for place in places):
+            continue
+        rest = {c: tuple(x for x in place if x != card) for c, place in (
+            ("deck", state.c_deck), ("discard", state.c_discard), ("hand", state.c_hand),
+            ("reserve", state.c_reserve), ("trash", state.trash))}
+        kinds = {company(c).kind for c in (*rest["reserve"], card)} | set(state.banned)
+        base = dataclasses.replace(state, banned=tuple(sorted(kinds)), c_deck=(), c_hand=rest["hand"],
+                                   c_discard=tuple(sorted(rest["deck"] + rest["discard"])),
+                                   piles=tuple(tuple(x for x in pile if x != card) for pile in state.piles))
+        in_reserve = dataclasses.replace(base, c_reserve=(*rest["reserve"], card), trash=rest["trash"])
+        trashed = dataclasses.replace(base, c_reserve=rest["reserve"], trash=(*rest["trash"], card))
+        with_card, without_card = engine.apply(in_reserve, EndBuy()), engine.apply(trashed, EndBuy())
+        # A Star Victory in step A ends the game before step C: the card is still where it was put.
+        ended = with_card.outcome is not None and with_card.outcome.reason is OutcomeReason.STAR_VICTORY
+        for name in STATE_FIELDS:
+            if name == "game" or (ended and name in ("c_reserve", "trash")):
+                continue
+            if getattr(with_card, name) != getattr(without_card, name):
+                return (f"a Reshuffle with banned card {card} at the Reserve's right end left {name} "
+                        f"{getattr(with_card, name)!r}; with the card on the trash pile instead, "
+                        f"{getattr(without_card, name)!r} (a banned card has no effect)")
+    return None
+
+
+def _with_reshuffle_effects(state: GameState) -> tuple[int, ...]:
+    """The Company cards whose Reserve side has reshuffle effects, from the card data."""
+    known = _RESHUFFLE_CARDS.get(id(state.cards))
+    if known is None or known[0] is not state.cards:
+        cards = tuple(sorted(n for n, c in state.cards.company.items()
+                             if c is not None and c.reserve is not None and c.reserve.on_reshuffle))
+        known = _RESHUFFLE_CARDS[id(state.cards)] = (state.cards, cards)
+    return known[1]
+
+
+_RESHUFFLE_CARDS: dict[int, tuple[object, tuple[int, ...]]] = {}
+"""`_with_reshuffle_effects` per card set (the card set itself kept, so that a recycled id is never mistaken)."""
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("ban.play", "A banned card is played only for its standard effect, and only with Loopholes.",
                         (S.COMPANY_INTERFERENCE, S.MOVEMENT_INTERFERENCE), _ban_play),
@@ -156,5 +281,8 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("ban.reshuffle-offers", "A Reshuffle with the Reserve's kinds banned scores, seeds and resolves "
                    "the Reserve as if those cards had no effect.", (S.COMPANY_INTERFERENCE, S.RESHUFFLE_SEQUENCE),
                    _reshuffle_offers),
+    StateInvariant("ban.silent-reshuffle-offers", "A Reshuffle with a banned card at the Reserve's right end ends as "
+                   "if the card had been on the trash pile: its reshuffle effects do nothing.",
+                   (S.COMPANY_INTERFERENCE, S.RESHUFFLE_SEQUENCE), _silent_reshuffle_offers),
 )
 """The `ban.*` invariants, in the order they are checked and listed."""

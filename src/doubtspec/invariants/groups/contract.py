@@ -5,6 +5,8 @@ Engine contracts: no crash, canonical hashing, legality agreement, purity, actio
 
 from __future__ import annotations
 
+import dataclasses
+
 from doubtspec.invariants.derived import (
     legal,
 )
@@ -20,6 +22,7 @@ from doubtspec.model.actions import (
     Action,
     parse_action,
 )
+from doubtspec.model.rulings import REGISTRY
 from doubtspec.model.state import STATE_FIELDS, GameState
 from doubtspec.rulebook import Section
 
@@ -44,12 +47,54 @@ def _hash_eq(state: GameState) -> str | None:
         hash(state)
     except TypeError as exc:
         return f"the state cannot be hashed: {exc}"
+    problem = _card_data_hashable(state)
+    if problem is not None:
+        return problem
     # Equal positions must be equal states: collections nobody can see the order of are kept sorted.
     # (Replay, `contract.replay`, checks that states built independently are equal and hash equal.)
     for name in _UNORDERED:
         values = getattr(state, name)
         if len(values) > 1 and values != tuple(sorted(values)):
             return f"{name} is not in canonical (sorted) order: {list(values)}"
+    return None
+
+
+_HASHED_CARDS: list[object] = []
+"""The card sets `_card_data_hashable` has checked (kept, not their ids, so a recycled id is never mistaken)."""
+
+
+def _card_data_hashable(state: GameState) -> str | None:
+    """Cards are data: every field of the card set, and every card, Goal and space in its tables, is an
+    immutable value that hashes (the solver's encoding and caches key on them); checked once per card set.
+    And the rulings in force are choices of the registry's rulings."""
+    cards = state.cards
+    if any(seen is cards for seen in _HASHED_CARDS):
+        return _rulings_in_force(state)
+    for name in (f.name for f in dataclasses.fields(cards)):
+        value = getattr(cards, name)
+        for key, item in (value.items() if isinstance(value, dict) else ((name, value),)):
+            try:
+                hash(item)
+            except TypeError as exc:
+                return f"the card data cannot be hashed ({name}, {key}): {exc}"
+    _HASHED_CARDS.append(cards)
+    return _rulings_in_force(state)
+
+
+_CHECKED_RULINGS: list[object] = []
+"""The rulings `_rulings_in_force` has checked (kept, not their ids)."""
+
+
+def _rulings_in_force(state: GameState) -> str | None:
+    """Every ruling in force, chosen or by default, is one of the registry's choices for it (once per rulings)."""
+    rulings = state.rulings
+    if any(seen is rulings for seen in _CHECKED_RULINGS):
+        return None
+    for ruling in REGISTRY:
+        if rulings.get(ruling.id) not in ruling.choice_names:
+            return (f"ruling {ruling.id} reads {rulings.get(ruling.id)!r}, which is not one of its choices "
+                    f"{list(ruling.choice_names)}")
+    _CHECKED_RULINGS.append(rulings)
     return None
 
 
@@ -96,7 +141,8 @@ def _replay(trace: Trace) -> str | None:
 INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("contract.no-crash", "The engine never raises on a reachable state or a legal action.",
                    (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _no_crash),
-    StateInvariant("contract.hash-eq", "Equal states hash equal; unordered collections are kept in canonical order.",
+    StateInvariant("contract.hash-eq", "Equal states hash equal; unordered collections are kept in canonical order; "
+                   "the card data hashes; the rulings in force are registered choices.",
                    (S.COMPANY_CARDS, S.MOVEMENT_CARDS), _hash_eq),
     TransitionInvariant("contract.legal", "Every action legal_actions lists is accepted by is_legal.",
                         (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _legal_agreement),

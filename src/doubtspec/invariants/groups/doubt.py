@@ -70,11 +70,23 @@ def _messaging_offers(state: GameState) -> str | None:
     """
     if state.outcome is not None or state.pending or state.phase is not Phase.MOVEMENT_TURN:
         return None
+    # Tokens held would add to the budget; ask with icons alone.
+    bare = dataclasses.replace(state, messaging=0)
+    # Victims: once a zone's Doubt is all removed, each further Messaging removes one of its Victims.
+    for zone in Zone:
+        if not state.victims[zone]:
+            continue
+        present = state.doubt[zone]
+        values = state.cards.display.doubt_values[zone]
+        price = sum(values[present - 1 - i] for i in range(present))
+        for budget, offered in ((price, False), (price + 1, True)):
+            choices = legality.messaging_choices(bare, Messaging(icons=budget))
+            if (Message(zone, present, 1) in choices) is not offered:
+                return (f"with {budget} Messaging, removing {present} Doubt (price {price}) and one Victim from "
+                        f"{zone.key} was {'not ' if offered else ''}offered")
     deep = [zone for zone in Zone if state.doubt[zone] >= 2]
     if not deep:
         return None
-    # Tokens held would add to the budget; ask with icons alone.
-    bare = dataclasses.replace(state, messaging=0)
     for zone in deep:
         present = state.doubt[zone]
         values = state.cards.display.doubt_values[zone]
@@ -97,7 +109,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                         "Doubt is placed one space at a time and removed bottom-up at each space's printed cost.",
                         (S.ADDING_DOUBT, S.MESSAGING), _doubt_steps),
     StateInvariant("doubt.messaging-offers",
-                   "Messaging is offered exactly when its budget covers the bottom-up price of the Doubt removed.",
+                   "Messaging is offered exactly when its budget covers the bottom-up price of the Doubt removed, "
+                   "and one more for each Victim.",
                    (S.MESSAGING,), _messaging_offers),
 )
 """The `doubt.*` invariants, in the order they are checked and listed."""

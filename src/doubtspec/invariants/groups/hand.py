@@ -16,8 +16,9 @@ from doubtspec.invariants.shapes import (
     StateInvariant,
 )
 from doubtspec.model import engine
-from doubtspec.model.actions import EndBuy
-from doubtspec.model.state import GameState, OutcomeReason, Phase
+from doubtspec.model.actions import EndBuy, MovementBuy
+from doubtspec.model.cards import TokenKind
+from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, OutcomeReason, Phase
 from doubtspec.rulebook import Section
 
 S = Section
@@ -49,6 +50,45 @@ def _movement_hand(state: GameState) -> str | None:
     limit = hand_limit(state)
     if len(state.m_hand) > limit:
         return f"the Movement holds {len(state.m_hand)} cards, over its hand limit of {limit}"
+    return None
+
+
+def _movement_buy_offers(state: GameState) -> str | None:
+    """On each Movement turn, ask which Market cards may be bought with a hand one below its limit and a full one.
+
+    Cards reach the Movement's hand only by buying, so a rule that refuses buys below the limit keeps
+    the hand small and breaks no limit; with the hand cut or filled (cards moved between the hand, the
+    discard pile and the Market deck) and the Influence each space costs given from the supply, the engine must offer
+    every Market card for sale without flipping below the limit (Movement Cards: the hand limit), and
+    none at it.
+    """
+    if state.outcome is not None or state.pending or state.phase is not Phase.MOVEMENT_TURN:
+        return None
+    limit = hand_limit(state)
+    cards = tuple(sorted(state.m_hand + state.m_discard + state.m_deck))
+    if len(cards) < limit or limit < 1:
+        return None
+    spaces = [i for i, card in enumerate(state.market) if card != NO_CARD]
+    price = max((state.cards.market[i].cost + state.market_profit[i] for i in spaces), default=0)
+    short = max(0, price - state.influence)
+    if short > state.supply_of(TokenKind.INFLUENCE):
+        return None
+    supply = list(state.supply)
+    supply[TOKEN_INDEX[TokenKind.INFLUENCE]] -= short
+    for held in (limit - 1, limit):
+        # The hand's own cards first, then the discard pile's, then the Market deck's: the probe differs from
+        # the state as little as it can, and each card leaves for the hand from where it was.
+        ordered = sorted(cards, key=lambda c: (c not in state.m_hand, c not in state.m_discard, c))
+        hand = tuple(sorted(ordered[:held]))
+        probe = dataclasses.replace(state, m_hand=hand,
+                                    m_discard=tuple(c for c in state.m_discard if c not in hand),
+                                    m_deck=tuple(c for c in state.m_deck if c not in hand),
+                                    influence=state.influence + short, supply=tuple(supply))
+        offered = {a.space for a in engine.legal_actions(probe) if isinstance(a, MovementBuy) and not a.flip}
+        expected = set(spaces) if held < limit else set()
+        if offered != expected:
+            return (f"with {held} cards in hand (limit {limit}) and {probe.influence} Influence, the engine offers "
+                    f"to buy from spaces {sorted(offered)} without flipping; expected {sorted(expected)}")
     return None
 
 
@@ -89,6 +129,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.COMPANY_RULES, S.RESHUFFLE_AND_DRAW), _marginalization),
     StateInvariant("hand.movement", "The Movement's hand never exceeds three plus its hand-size Goals.",
                    (S.MOVEMENT_CARDS, S.AGITATION_AND_GOALS), _movement_hand),
+    StateInvariant("hand.movement-buy-offers", "Below its hand limit the Movement may buy any Market card it can "
+                   "pay for; at the limit, none.", (S.MOVEMENT_CARDS, S.BUYING_A_CARD), _movement_buy_offers),
     StateInvariant("hand.marginalization-offers",
                    "A Reshuffle that leaves fewer cards than the hand size ends in Marginalization; one that leaves "
                    "enough does not.", (S.COMPANY_RULES, S.RESHUFFLE_AND_DRAW), _marginalization_offers),

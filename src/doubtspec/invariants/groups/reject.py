@@ -5,6 +5,8 @@ Probes: illegal actions built for the current state, which the engine must rejec
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from doubtspec.errors import IllegalActionError
 from doubtspec.invariants.derived import (
     at_rest,
@@ -37,16 +39,33 @@ S = Section
 
 
 def _rejects(state: GameState, action: Action) -> str | None:
+    return _rejected(state, action)[0]
+
+
+def _rejected(state: GameState, action: Action) -> tuple[str | None, IllegalActionError | None]:
     snapshot = tuple(getattr(state, name) for name in STATE_FIELDS)
     try:
         engine.play(state, action)
-    except IllegalActionError:
-        pass
-    else:
-        return f"the engine accepted the illegal action {action} ({state.summary()})"
-    if tuple(getattr(state, name) for name in STATE_FIELDS) != snapshot:
-        return f"rejecting {action} changed the state"
-    return None
+    except IllegalActionError as error:
+        if tuple(getattr(state, name) for name in STATE_FIELDS) != snapshot:
+            return f"rejecting {action} changed the state", error
+        return None, error
+    return f"the engine accepted the illegal action {action} ({state.summary()})", None
+
+
+def _rejects_citing(expected: dict[type, Section]) -> Callable[[GameState, Action], str | None]:
+    """A probe check: the action is rejected, the state untouched, and the error names the rule that forbids it
+    (`expected`, by the kind of action)."""
+
+    def check(state: GameState, action: Action) -> str | None:
+        message, error = _rejected(state, action)
+        wanted = expected.get(type(action))
+        if message is None and error is not None and wanted is not None and error.rule != wanted.value:
+            return (f"{action} was rejected citing [{error.rule}] ({error.reason}); the rule that forbids it is "
+                    f"{wanted.value}")
+        return message
+
+    return check
 
 
 def _banned_candidates(state: GameState) -> list[Action]:
@@ -105,11 +124,12 @@ def _out_of_turn_candidates(state: GameState) -> list[Action]:
 INVARIANTS: tuple[Invariant, ...] = (
     ProbeInvariant("reject.banned", "Playing a banned card without Loopholes (or into the Reserve) is rejected.",
                    (S.COMPANY_INTERFERENCE,), _banned_candidates, _rejects),
-    ProbeInvariant("reject.full-hand", "Buying with a full hand is rejected.",
-                   (S.MOVEMENT_CARDS,), _full_hand_candidates, _rejects),
-    ProbeInvariant("reject.unaffordable", "A purchase that cannot be paid for is rejected.",
+    ProbeInvariant("reject.full-hand", "Buying with a full hand is rejected, naming the hand limit.",
+                   (S.MOVEMENT_CARDS,), _full_hand_candidates, _rejects_citing({MovementBuy: S.MOVEMENT_CARDS})),
+    ProbeInvariant("reject.unaffordable", "A purchase that cannot be paid for is rejected, naming the rule on paying.",
                    (S.BUYING_CARDS, S.BUYING_A_CARD, S.SPENDING_BUDGET, S.SPENDING_INFLUENCE),
-                   _unaffordable_candidates, _rejects),
+                   _unaffordable_candidates,
+                   _rejects_citing({Buy: S.BUYING_CARDS, MovementBuy: S.SPENDING_INFLUENCE})),
     ProbeInvariant("reject.out-of-turn", "An action by the side that is not to act is rejected.",
                    (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _out_of_turn_candidates, _rejects),
 )

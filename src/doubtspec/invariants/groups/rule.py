@@ -19,8 +19,9 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Iterable
+from itertools import combinations
 
-from doubtspec.invariants.derived import at_rest, budget_of, buy_costs, legal
+from doubtspec.invariants.derived import at_rest, budget_of, buy_costs, hand_limit, legal
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
 from doubtspec.model.actions import (
@@ -35,25 +36,29 @@ from doubtspec.model.actions import (
     Message,
     MovementBuy,
     MovementPlay,
+    OrganizePlay,
     Pass,
+    PlaceDoubt,
     PlayReserve,
     PlayStandard,
     Unlobby,
 )
 from doubtspec.model.cards import (
+    AddDoubt,
     AddRestriction,
     AddVictims,
     Ban,
     BonusKind,
     Discount,
+    DrawCards,
     GainFlight,
     GainInfluence,
     MarketAction,
     ScoreProfit,
     TokenKind,
 )
-from doubtspec.model.state import NO_CARD, STATE_FIELDS, TOKEN_INDEX, GameState, OutcomeReason, Phase
-from doubtspec.model.steps import Agitation, DrawToHandSize, Messaging, ScoreAndSeed
+from doubtspec.model.state import NO_CARD, STATE_FIELDS, TOKEN_INDEX, Actor, GameState, OutcomeReason, Phase
+from doubtspec.model.steps import Agitation, CompanyDraw, DrawToHandSize, Messaging, ScoreAndSeed
 from doubtspec.rulebook import Section
 
 S = Section
@@ -169,6 +174,220 @@ def _standard_amounts(before: GameState, action: PlayStandard, after: GameState,
     return None
 
 
+
+def _drawing_cards(state: GameState) -> list[tuple[int, tuple[int, ...]]]:
+    """(card, Reserve cards): each standard side that draws, most cards drawn first, with the Reserve sides its
+    play triggers (same trigger and icon), from the card data."""
+    known = _DRAWING.get(id(state.cards))
+    if known is not None and known[0] is state.cards:
+        return known[1]
+    found: list[tuple[int, int, tuple[int, ...]]] = []
+    numbers = sorted(n for n, c in state.cards.company.items() if c is not None)
+    for card in numbers:
+        side = state.game.company_card(card).standard
+        draws = 0 if side is None else sum(e.count for e in side.effects if isinstance(e, DrawCards))
+        if side is None or not draws:
+            continue
+        triggered = tuple(other for other in numbers
+                          if side.trigger is not None and other != card
+                          and (reserve := state.game.company_card(other).reserve) is not None
+                          and reserve.trigger is side.trigger and reserve.icon is side.icon)
+        found.append((-draws, card, triggered))
+    cards = [(card, triggered) for _, card, triggered in sorted(found)]
+    _DRAWING[id(state.cards)] = (state.cards, cards)
+    return cards
+
+
+_DRAWING: dict[int, tuple[object, list[tuple[int, tuple[int, ...]]]]] = {}
+"""`_drawing_cards` per card set (the card set itself kept, so that a recycled id is never mistaken)."""
+
+
+def _moved_to_play(state: GameState, card: int, reserve_card: int | None) -> GameState | None:
+    """`state` with `card` in the hand, `reserve_card` (if any) at the Reserve's right end and the deck and the
+    discard pile emptied onto the trash pile; None when a card is out of the Company's reach."""
+    moving = {card} if reserve_card is None else {card, reserve_card}
+    places = [*state.c_deck, *state.c_discard, *state.c_hand, *state.c_reserve, *state.trash]
+    places += [c for pile in state.piles for c in pile]
+    if not moving <= set(places):
+        return None
+    rest = [c for c in (*state.c_deck, *state.c_discard) if c not in moving]
+    reserve = tuple(c for c in state.c_reserve if c not in moving)
+    return dataclasses.replace(
+        state, c_deck=(), c_discard=(), c_hand=_sorted((*(c for c in state.c_hand if c not in moving), card)),
+        c_reserve=reserve if reserve_card is None else (*reserve, reserve_card),
+        trash=(*(c for c in state.trash if c not in moving), *rest),
+        piles=tuple(tuple(c for c in pile if c not in moving) for pile in state.piles))
+
+
+_PLAY_STEPS = 16
+"""Choices and draws a what-if play makes (the first option each time) before it gives up on the play."""
+
+_EMPTY_DRAW_PLAYS = 2
+"""Plays one `rule.empty-draw-offers` check makes."""
+
+
+def _empty_draw_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, play cards that draw with nothing left to draw but their own payment.
+
+    A draw in the Play Phase reshuffles the discards silently when the deck is empty and draws nothing
+    when the discard pile is empty too (Reshuffle Sequence note); the play then goes on with what
+    follows the draw (its other effects, the Reserve cards it triggers) and ends with the card in the
+    discard pile. Generated games seldom empty both piles while such a card is in the hand; moving it
+    into the hand (with a Reserve card it triggers into the Reserve) and the deck and the discards
+    onto the trash pile, each play (paid with the fewest cards, its choices and draws made with the
+    first option) must do what `rule.company-play` says, draw only what its payment put into the
+    discard pile, end with the card in the discard pile and leave a legal move.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
+        return None
+    played = 0
+    for card, triggered in _drawing_cards(state):
+        probe = next((p for r in (*triggered, None) if (p := _moved_to_play(state, card, r)) is not None), None)
+        if probe is None:
+            continue
+        plays = [a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card]
+        if not plays:
+            continue
+        play = min(plays, key=lambda a: len(a.pay))
+        try:
+            message = _play_through(probe, play)
+        except Exception as exc:  # a broken engine: the play cannot be followed through
+            message = f"{play} made the engine raise {type(exc).__name__}: {exc}"
+        if message is not None:
+            reserve = f"card {probe.c_reserve[-1]} in the Reserve, " if probe.c_reserve else ""
+            return f"with {reserve}an empty deck and discard pile: {message}"
+        played += 1
+        if played >= _EMPTY_DRAW_PLAYS:
+            break
+    return None
+
+
+def _play_through(probe: GameState, play: PlayStandard) -> str | None:
+    after = engine.apply(probe, play)
+    message = _company_play(probe, play, after)
+    for _ in range(_PLAY_STEPS):
+        if message is not None or after.outcome is not None or not after.pending:
+            break
+        choices = engine.legal_actions(after)
+        if not choices:
+            return f"{play} left no legal move (next step: {after.pending[0]})"
+        if engine.current_actor(after) is Actor.CHANCE and not after.c_deck:
+            return f"{play} offers a draw ({after.pending[0]}) from an empty deck"
+        after = engine.apply(after, choices[0])
+    if message is not None or after.outcome is not None or after.pending:
+        return message
+    if card_total := Counter(after.c_hand + after.c_deck + after.c_discard) - Counter(probe.c_hand):
+        return f"{play} brought cards {sorted(card_total.elements())} from outside the hand"
+    hand = _minus(probe.c_hand, (play.card, *play.pay))
+    if not set(hand) <= set(after.c_hand) or play.card not in after.c_discard:
+        return (f"{play} ended with hand {list(after.c_hand)} and discard pile {list(after.c_discard)}; the rest of "
+                f"the hand {list(hand)} stays, the card goes to the discard pile")
+    if not engine.legal_actions(after):
+        return f"{play} left no legal move"
+    return None
+
+
+
+def _doubt_count_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, play a card whose Doubt effects place two or more tokens, all the way.
+
+    An effect that needs a choice is resolved once per token it places (Standard Effects > Adding
+    Doubt); a rule that stops after the first choice breaks no conservation law. With the cheapest
+    such card moved into the hand (from wherever the Company has it), the Reserve moved to the discard
+    pile (no trigger adds Doubt of its own), and the card played with the first option
+    of each choice, the Doubt on the display must grow by the sum of its effects' counts, when every
+    column has room for the largest count and the supply holds enough.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
+        return None
+    for card, counts in _doubt_cards(state):
+        columns = state.cards.display.doubt_values
+        if (state.supply_of(TokenKind.DOUBT) < sum(counts)
+                or any(len(values) - present < max(counts) for values, present in zip(columns, state.doubt,
+                                                                                         strict=True))):
+            return None
+        places = (state.c_deck, state.c_discard, state.c_hand, state.c_reserve, state.trash, *state.piles)
+        if not any(card in place for place in places):
+            continue
+
+        def rest(cards: tuple[int, ...], moving: int = card) -> tuple[int, ...]:
+            return tuple(c for c in cards if c != moving)
+
+        # The Reserve goes to the discard pile, so that no Reserve card the play triggers adds Doubt of its own.
+        probe = dataclasses.replace(state, c_deck=rest(state.c_deck),
+                                    c_discard=_sorted(rest(state.c_discard) + rest(state.c_reserve)),
+                                    c_hand=_sorted((*rest(state.c_hand), card)), c_reserve=(),
+                                    trash=rest(state.trash), piles=tuple(rest(pile) for pile in state.piles))
+        plays = [a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card]
+        if not plays:
+            continue
+        play = min(plays, key=lambda a: len(a.pay))
+        after = engine.apply(probe, play)
+        for _ in range(_PLAY_STEPS):
+            head = after.pending[0] if after.pending and after.outcome is None else None
+            choices = engine.legal_actions(after) if head is not None else ()
+            doubt = [a for a in choices if isinstance(a, PlaceDoubt)]
+            if not doubt:
+                break
+            after = engine.apply(after, doubt[0])
+        placed = sum(after.doubt) - sum(probe.doubt)
+        if placed != sum(counts):
+            return (f"{play} placed {placed} Doubt; its effects place {list(counts)} (the display had room and the "
+                    f"supply {probe.supply_of(TokenKind.DOUBT)} tokens)")
+        return None
+    return None
+
+
+def _doubt_cards(state: GameState) -> list[tuple[int, tuple[int, ...]]]:
+    """(card, counts) of the standard sides whose Doubt effects place two or more tokens, cheapest first."""
+    found = []
+    for card, data in state.cards.company.items():
+        side = None if data is None else data.standard
+        if side is None:
+            continue
+        counts = tuple(e.count for e in side.effects if isinstance(e, AddDoubt))
+        if counts and max(counts) >= 2:
+            found.append((side.cost, card, counts))
+    return [(card, counts) for _, card, counts in sorted(found)]
+
+
+def _payment_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, every way to pay for each play the engine offers is offered.
+
+    Spending Budget (ruling budget-payment): a play is paid with a set of the other hand cards whose
+    Budget covers the cost, from which (under the default `minimal`) no card can be dropped. For each
+    card and side the engine offers at all, the payments it offers must be exactly those sets,
+    enumerated here from the card data.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
+        return None
+    minimal = state.rulings.get("budget-payment") == "minimal"
+    offered: dict[tuple[type, int], set[frozenset[int]]] = {}
+    for action in legal(state):
+        if isinstance(action, PlayStandard | PlayReserve):
+            offered.setdefault((type(action), action.card), set()).add(frozenset(action.pay))
+    for (kind, card), pays in offered.items():
+        data = state.game.company_card(card)
+        side = data.standard if kind is PlayStandard else data.reserve
+        if side is None:
+            return f"a {kind.__name__} of card {card}, which has no such side, is offered"
+        others = [c for c in state.c_hand if c != card]
+        expected = set()
+        for size in range(len(others) + 1):
+            for subset in combinations(others, size):
+                total = budget_of(state, subset)
+                if total < side.cost or (side.cost <= 0 and minimal and subset):
+                    continue
+                if minimal and side.cost > 0 and any(total - budget_of(state, (c,)) >= side.cost for c in subset):
+                    continue
+                expected.add(frozenset(subset))
+        if pays != expected:
+            missing = sorted(sorted(p) for p in expected - pays)
+            extra = sorted(sorted(p) for p in pays - expected)
+            return (f"{kind.__name__} of card {card} (cost {side.cost}) is offered with payments missing {missing} "
+                    f"and extra {extra}")
+    return None
+
 def buy_price(state: GameState, source: BuySource, index: int) -> int | None:
     """Buying Cards: the Budget of the card on offer, plus one from the trash pile, less discounts (never
     below zero); None when nothing may be bought there."""
@@ -256,6 +475,51 @@ def _unlobby(before: GameState, action: Action, after: GameState) -> str | None:
     return _frame(before, after, (field, "supply", "unlobbied"), action)
 
 
+
+def _unlobby_offers(state: GameState) -> str | None:
+    """At the start of each Company turn, put one to three Profit on every card and take each back.
+
+    Removing Lobbying needs Lobby plays on the Movement's cards first, and the Company seldom takes it
+    back, so generated games hardly play an Unlobby; lobbying every card with a different count than
+    its neighbours (tokens from the supply), the engine must offer exactly one Unlobby per card
+    carrying Profit, and each one taken (the first and last Market space, the first and last Goal)
+    must do what `rule.unlobby` says.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays or state.unlobbied:
+        return None
+    goals = state.rulings.get("lobby-targets") == "market-and-goals"
+    spare = _supply(state, TokenKind.PROFIT) + sum(state.market_profit) + sum(state.goal_profit)
+
+    def lobbied(cards: tuple[int, ...], start: int) -> tuple[int, ...]:
+        nonlocal spare
+        counts = []
+        for i, card in enumerate(cards):
+            count = min(1 + (start + i) % 3, spare) if card != NO_CARD else 0
+            spare -= count
+            counts.append(count)
+        return tuple(counts)
+
+    market_profit = lobbied(state.market, 0)
+    goal_profit = lobbied(state.goals, len(state.market)) if goals else (0,) * len(state.goals)
+    supply = list(state.supply)
+    supply[TOKEN_INDEX[TokenKind.PROFIT]] = spare
+    probe = dataclasses.replace(state, market_profit=market_profit, goal_profit=goal_profit, supply=tuple(supply))
+    expected = {Unlobby(LobbyWhere.MARKET, i) for i, p in enumerate(market_profit) if p}
+    expected |= {Unlobby(LobbyWhere.GOAL, i) for i, p in enumerate(goal_profit) if p}
+    offered = [a for a in engine.legal_actions(probe) if isinstance(a, Unlobby)]
+    if set(offered) != expected:
+        return (f"with Profit {list(market_profit)} on the Market and {list(goal_profit)} on the Goals, the engine "
+                f"offers {sorted(map(str, offered))}; one removal per card with Profit expected")
+    tried = []
+    for where in (LobbyWhere.MARKET, LobbyWhere.GOAL):
+        mine = [a for a in offered if a.where is where]
+        tried += mine[:1] + mine[-1:] if len(mine) > 1 else mine
+    for action in tried:
+        message = _unlobby(probe, action, engine.apply(probe, action))
+        if message is not None:
+            return f"with every card lobbied: {message}"
+    return None
+
 # --- the Draw Phase and the Reshuffle Sequence -------------------------------------------------
 
 
@@ -275,7 +539,14 @@ def _draw_phase(before: GameState, action: Action, after: GameState) -> str | No
             return f"{action} did not discard the hand {list(before.c_hand)}"
         return _frame(before, after, ("c_hand", "c_discard", "phase", "pending"), action)
     if _draw_first(before) and before.c_deck:
-        return None  # ruling draw-order=draw-first: the deck's last cards are drawn first
+        # Ruling draw-order=draw-first: the deck's last cards are drawn before the Sequence runs.
+        head = after.pending[0] if after.pending else None
+        if (after.reshuffles != before.reshuffles or not isinstance(head, CompanyDraw)
+                or head.count != len(before.c_deck)):
+            return (f"a Draw Phase with {len(before.c_deck)} cards in the deck left {head} to come and "
+                    f"{after.reshuffles - before.reshuffles} Reshuffles run; under ruling draw-order=draw-first "
+                    "the deck's cards are drawn before the Reshuffle Sequence")
+        return None
     if after.reshuffles != before.reshuffles + 1:
         return (f"a Draw Phase with {len(before.c_deck)} cards in the deck (fewer than {size}) ran "
                 f"{after.reshuffles - before.reshuffles} Reshuffles")
@@ -331,11 +602,16 @@ def _reshuffle_trigger(before: GameState, action: Action, after: GameState) -> s
 
 
 def _draw_offers(state: GameState) -> str | None:
-    """In each Buy Phase, play the Draw Phase with exactly five and with four cards left in the deck.
+    """In each Buy Phase, play the Draw Phase with exactly five and with four cards left in the deck, and once
+    with none left and a Reserve of at least two cards.
 
     Which deck sizes trigger the Reshuffle Sequence is decided once per turn, at whatever size the
     deck has; moving cards between the deck and the discard pile so that it holds the hand size, and
-    one card fewer, asks the engine about both sides of the trigger every turn.
+    one card fewer, asks the engine about both sides of the trigger every turn. With the deck emptied
+    into the discard pile the Sequence runs at once under either draw-order ruling; the scoring of the
+    table's Victims (`scoring.demographics`) and the Reserve's resolution into the trash pile, right to
+    left (`reshuffled_check`; cards with a Reserve side and no reshuffle effects moved from the discard
+    pile to fill it up to two), are checked on it every turn instead of at the few real Reshuffles.
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_BUY or not state.buys:
         return None
@@ -350,6 +626,20 @@ def _draw_offers(state: GameState) -> str | None:
         if coming is not (deck_size < size):
             return (f"a Draw Phase with {deck_size} cards in the deck {'ran' if coming else 'did not run'} the "
                     f"Reshuffle Sequence (it runs when fewer than {size} are left)")
+        message = _draw_phase(probe, EndBuy(), after)
+        if message is not None:
+            return message
+    company = state.game.company_card
+    fillers = [c for c in cards if (side := company(c).reserve) is not None and not side.on_reshuffle
+               and not side.stays][:max(0, 2 - len(state.c_reserve))]
+    probe = dataclasses.replace(state, c_deck=(), c_discard=_minus(cards, fillers),
+                                c_reserve=(*state.c_reserve, *fillers))
+    from doubtspec.invariants.groups.scoring import scoring_check
+
+    after = engine.apply(probe, EndBuy())
+    message = scoring_check(probe, EndBuy(), after) or reshuffled_check(probe, EndBuy(), after)
+    if message is not None:
+        return f"with the deck emptied into the discard pile and the Reserve {list(probe.c_reserve)}: {message}"
     return None
 
 
@@ -504,6 +794,83 @@ def movement_play_check(before: GameState, action: Action, after: GameState) -> 
         return f"{action} left hand {list(after.m_hand)} and discard {list(after.m_discard)}"
     return _frame(before, after, (*_MOVEMENT_TABLE, "m_hand", "m_discard", *_TURN_START), action)
 
+
+
+
+def _flip_offers(state: GameState) -> str | None:
+    """On each Movement turn, ask which buys the engine offers paid by flipping one face-up card.
+
+    Spending Influence: a face-up Tableau card may be flipped for its Influence value, and tokens pay the
+    rest. With the Movement's Influence tokens back in the supply (its Flight kept), every Market card
+    that the tokens alone cannot pay but one face-up card's value and the tokens can must be offered for
+    that one flip (a single flip is never superfluous), while the hand is below its limit.
+    """
+    if (not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or len(state.m_hand) >= hand_limit(state)
+            or not any(up for _, up in state.tableau)):
+        return None
+    supply = list(state.supply)
+    supply[TOKEN_INDEX[TokenKind.INFLUENCE]] += state.influence
+    probe = dataclasses.replace(state, influence=0, supply=tuple(supply))
+    offered = {(a.space, a.flip) for a in engine.legal_actions(probe) if isinstance(a, MovementBuy)}
+    tokens = probe.flight
+    for position, (card, up) in enumerate(probe.tableau):
+        value = probe.game.movement_card(card).influence
+        if not up or value <= 0:
+            continue
+        for space, market_card in enumerate(probe.market):
+            cost = probe.cards.market[space].cost + probe.market_profit[space]
+            if market_card != NO_CARD and tokens < cost <= value + tokens and (space, (position,)) not in offered:
+                return (f"with {tokens} Flight and no Influence tokens, buying space {space} (cost {cost}) by "
+                        f"flipping Tableau card {position} (value {value}) is not offered")
+    return None
+
+def _organize_play(before: GameState, action: Action, after: GameState) -> str | None:
+    """Buying a Card > Organize: a card from the hand played for free at the chosen end, with its Bonuses."""
+    if not isinstance(action, OrganizePlay):
+        return None
+    table = _Table.of(before)
+    table.place(before, action.card, action.end is End.RIGHT, action.remove)
+    problem = table.compare(after, action)
+    if problem is not None:
+        return problem
+    if action.card in after.m_hand or after.m_discard != _sorted(table.discard):
+        return f"{action} left hand {list(after.m_hand)} and discard {list(after.m_discard)}"
+    return None
+
+
+def _organize_offers(state: GameState) -> str | None:
+    """On each Movement turn with a hand, buy the Organize space's card and play a card from the hand at each end.
+
+    The free play of Organize is offered only after buying that one space's card with a hand to play
+    from, which generated games seldom do and the steering rarely follows with a play; giving the
+    Movement the Influence the space costs (from the supply) and buying it, each end's first free
+    play must do what `rule.organize-play` says.
+    """
+    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or not state.m_hand:
+        return None
+    spaces = [i for i, space in enumerate(state.cards.market)
+              if space.action is MarketAction.ORGANIZE and state.market[i] != NO_CARD]
+    if not spaces:
+        return None
+    space = spaces[0]
+    short = max(0, state.cards.market[space].cost + state.market_profit[space] - state.influence)
+    if short > _supply(state, TokenKind.INFLUENCE):
+        return None
+    supply = list(state.supply)
+    supply[TOKEN_INDEX[TokenKind.INFLUENCE]] -= short
+    probe = dataclasses.replace(state, influence=state.influence + short, supply=tuple(supply))
+    buy = MovementBuy(space, ())
+    if buy not in engine.legal_actions(probe):
+        return None
+    bought = engine.apply(probe, buy)
+    plays = [a for a in engine.legal_actions(bought) if isinstance(a, OrganizePlay)] if bought.pending else []
+    for end in (End.LEFT, End.RIGHT):
+        play = next((a for a in plays if a.end is end), None)
+        if play is not None:
+            message = _organize_play(bought, play, engine.apply(bought, play))
+            if message is not None:
+                return f"after buying the Organize space {space}: {message}"
+    return None
 
 def _movement_buy(before: GameState, action: Action, after: GameState) -> str | None:
     """Buying a Card: pay the space's cost plus one per Profit on the card; the Profit goes back; the
@@ -754,6 +1121,14 @@ INVARIANTS: tuple[Invariant, ...] = (
                         "A play pays its side's cost from the hand; a Reserve play adds the card at the Reserve's "
                         "right end; a standard play resolves exactly its effects and triggers; nothing else changes.",
                         (S.SPENDING_BUDGET, S.STANDARD_EFFECTS, S.RESERVE_EFFECTS), _company_play),
+    StateInvariant("rule.empty-draw-offers", "A play that draws with the deck and the discard pile empty draws "
+                   "nothing and goes on to the Reserve cards it triggers.",
+                   (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS, S.RESHUFFLE_SEQUENCE), _empty_draw_offers),
+    StateInvariant("rule.doubt-count-offers", "A play whose Doubt effects place two or more tokens places each of "
+                   "them, one choice each.", (S.STANDARD_EFFECTS,), _doubt_count_offers),
+    StateInvariant("rule.payment-offers", "Each play is offered with every set of other hand cards that pays its "
+                   "cost (none superfluous, under ruling budget-payment=minimal), and no other.",
+                   (S.SPENDING_BUDGET,), _payment_offers),
     TransitionInvariant("rule.buy", "A buy takes the offered card, pays its Budget (plus one from the trash, less "
                         "discounts) and puts card and payment in the discard pile; nothing else changes.",
                         (S.BUYING_CARDS, S.SPENDING_BUDGET), _buy),
@@ -762,13 +1137,17 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.BUYING_CARDS,), _buy_offers),
     TransitionInvariant("rule.unlobby", "Removing Lobbying at the start of the turn returns all of one card's Profit "
                         "to the supply; nothing else changes.", (S.COMPANY_INTERFERENCE,), _unlobby),
+    StateInvariant("rule.unlobby-offers", "With Profit on every card, each card's Lobbying can be taken back at the "
+                   "start of the turn, and taking it back does what `rule.unlobby` says.",
+                   (S.COMPANY_INTERFERENCE,), _unlobby_offers),
     TransitionInvariant("rule.draw-phase", "The Draw Phase discards the hand and triggers a Reshuffle exactly when "
                         "fewer than five cards are left in the deck.", (S.COMPANY_ON_YOUR_GO, S.RESHUFFLE_SEQUENCE),
                         _draw_phase),
     TransitionInvariant("rule.reshuffle-trigger", "Only the Draw Phase triggers the Reshuffle Sequence, once; a draw "
                         "during the Play Phase reshuffles without it.", (S.RESHUFFLE_SEQUENCE,), _reshuffle_trigger),
     StateInvariant("rule.draw-offers", "A Draw Phase with the hand size left in the deck draws; with one card "
-                   "fewer it runs the Reshuffle Sequence.", (S.COMPANY_ON_YOUR_GO, S.RESHUFFLE_SEQUENCE), _draw_offers),
+                   "fewer it runs the Reshuffle Sequence, which scores the table's Victims and resolves the Reserve "
+                   "as the rules say.", (S.COMPANY_ON_YOUR_GO, S.RESHUFFLE_SEQUENCE), _draw_offers),
     StateInvariant("rule.reshuffle-offers", "A Reshuffle scoring Profit at each boundary of the Social Acceptance "
                    "Chart and of the star threshold seeds and stars as the chart and the threshold say.",
                    (S.SCORING_DEMOGRAPHICS, S.SEED_DEMOGRAPHICS), _reshuffle_offers),
@@ -778,6 +1157,15 @@ INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.movement-buy", "A Movement buy pays the space's cost plus its Lobbying, returns the "
                         "Profit, resolves the space's Action and takes the card into the hand.",
                         (S.BUYING_A_CARD, S.SPENDING_INFLUENCE), _movement_buy),
+    StateInvariant("rule.flip-offers", "A Market card the Movement's tokens cannot pay is offered for one flipped "
+                   "face-up card whose Influence covers the rest.", (S.SPENDING_INFLUENCE, S.BUYING_A_CARD),
+                   _flip_offers),
+    TransitionInvariant("rule.organize-play", "An Organize play puts a card from the hand at the chosen end for free, "
+                        "with the Bonuses aligned with the adjacent face-up card.",
+                        (S.BUYING_A_CARD, S.PLAYING_A_CARD), _organize_play),
+    StateInvariant("rule.organize-offers", "Buying the Organize space's card offers a free play from the hand at "
+                   "either end, which does what `rule.organize-play` says.",
+                   (S.BUYING_A_CARD, S.PLAYING_A_CARD), _organize_offers),
     TransitionInvariant("rule.pass", "Passing gains one Influence, or two with none at all; nothing else changes.",
                         (S.MOVEMENT_ON_YOUR_GO,), _pass),
     TransitionInvariant("rule.messaging", "Messaging returns each Victim removed to the Company's supply and gains "
