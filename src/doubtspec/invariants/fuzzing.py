@@ -227,8 +227,9 @@ class EngineStalled(Exception):  # the report names it: "apply(...) raised Engin
 
 
 @contextlib.contextmanager
-def _stall_watchdog(recorder: Recorder, seconds: int = STALL_SECONDS) -> Iterator[None]:
+def _stall_watchdog(recorder: Recorder, seconds: int | None = None) -> Iterator[None]:
     """Raise `EngineStalled` in the main thread when `recorder.steps` has not moved for `seconds` CPU seconds."""
+    seconds = STALL_SECONDS if seconds is None else seconds
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         yield
         return

@@ -3,7 +3,9 @@
 The trace is played through the checked `engine.play`, so a step that the engine does not accept
 makes the trace itself invalid (`TraceError`, naming the file, line and step) rather than a finding.
 After every step the state and transition invariants are checked, as the fuzzer does; the trace
-invariants when the actions run out; and a report's probe action, if it has one, last of all.
+invariants when the actions run out; and a report's probe action, if it has one, last of all. A step
+that raises, or stays stuck past its CPU-time limit (`doubtspec.watchdog`), is the `contract.no-crash`
+finding a fuzz run reports for it, never a hang or a traceback.
 """
 
 from __future__ import annotations
@@ -22,12 +24,13 @@ from doubtspec.invariants.catalog import (
     TraceInvariant,
     TransitionInvariant,
 )
-from doubtspec.invariants.machines import Violation
+from doubtspec.invariants.machines import NO_CRASH, Violation
 from doubtspec.model import engine
 from doubtspec.model.actions import Action, parse_action
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState
 from doubtspec.reports.trace import TraceFile, check_cards
+from doubtspec.watchdog import cpu_limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +90,11 @@ def replay(trace: TraceFile, invariants: tuple[Invariant, ...] = CATALOG, cards:
             raise TraceError(f"{what}: {action} is not legal here: {reason} [{section.value}]{cause}",
                              path=trace.source, line=line, field="actions")
         before = state
-        state = engine.play(state, action)
+        try:
+            with cpu_limit(f"step {step}, {action},"):
+                state = engine.play(state, action)
+        except Exception as exc:  # the engine crashing (or stuck) on a legal step is the no-crash finding
+            return found(NO_CRASH, f"apply({action}) raised {type(exc).__name__}: {exc}", step, before, before)
         if on_step is not None:
             on_step(step, action, state)
         for each in (*transition, *states):

@@ -18,6 +18,7 @@ from doubtspec.model.actions import Action, actor_of
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState
 from doubtspec.viewer.board import Board, board_of
+from doubtspec.watchdog import cpu_limit
 
 EncodedFrame = dict[str, Any] | None
 """`{"s": {key: value, ...}, "d": [key, ...]}` (set and deleted keys; `d` only when not empty), or
@@ -93,7 +94,13 @@ def timeline_of(game: Game, actions: tuple[Action, ...] | list[Action]) -> Timel
             continue
         words = _words(state, action)
         heading = heading_of(state)
-        state = engine.apply(state, action)
+        try:
+            with cpu_limit(f"step {number}, {action},"):
+                state = engine.apply(state, action)
+        except Exception as exc:  # a crashing or stuck step is what a no-crash report shows
+            problem = f"step {number}, {action}, raised {type(exc).__name__} in this engine: {exc}"
+            frames.append(Frame(number, str(action), words, actor, "not replayed", None))
+            continue
         frames.append(Frame(number, str(action), words, actor, heading, board_of(state)))
     return Timeline(tuple(frames), problem, state)
 
