@@ -1,0 +1,32 @@
+"""The `rule` invariants: what each kind of action must do, and that it does nothing else.
+
+Conservation laws (the `tokens` and `cards` groups) catch a rule that loses or duplicates a piece,
+but not one that moves the right pieces by the wrong amount or at the wrong moment. Each check here
+is a postcondition of one kind of action, written from its rulebook section and the card data (never
+from the engine's rule functions): what the action pays and gains, where each card goes, what a
+phase clears, and a frame check that every other part of the table is as it was.
+
+An engine step runs the automatic steps that follow an action until the next decision or chance
+event (`doubtspec.model.steps`), so a postcondition states what holds after the whole step: the
+Movement's actions end with the start of the Company's turn (which may end the game in Economic
+Defeat), a Draw Phase with too few cards runs the Reshuffle Sequence up to the first card drawn.
+Where an effect that needs a choice interrupts a step, the check states only what is already
+decided.
+
+The checks live in one module per part of the rules: `setup`, `company` (plays, buys, Unlobby),
+`reshuffle` (the Draw Phase and the Reshuffle Sequence) and `movement`; `frame` holds what they share.
+"""
+
+from __future__ import annotations
+
+from doubtspec.invariants.groups.rule import company, movement, reshuffle, setup
+from doubtspec.invariants.groups.rule.company import buy_price
+from doubtspec.invariants.groups.rule.movement import movement_play_check
+from doubtspec.invariants.groups.rule.reshuffle import reshuffled_check
+from doubtspec.invariants.shapes import Invariant
+
+__all__ = ["INVARIANTS", "buy_price", "movement_play_check", "reshuffled_check"]
+
+INVARIANTS: tuple[Invariant, ...] = (*setup.INVARIANTS, *company.INVARIANTS, *reshuffle.INVARIANTS,
+                                     *movement.INVARIANTS)
+"""The `rule.*` invariants, in the order they are checked and listed."""

@@ -1,0 +1,481 @@
+"""`rule.*` postconditions of the Company's actions: plays, buys, Unlobby, and the what-ifs of their offers."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from itertools import combinations
+
+from doubtspec.invariants.derived import at_rest, budget_of, buy_costs, legal
+from doubtspec.invariants.groups.rule.frame import in_supply, minus, sorted_cards, unchanged_except
+from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
+from doubtspec.model import engine
+from doubtspec.model.actions import (
+    Action,
+    Buy,
+    BuySource,
+    LobbyWhere,
+    PlaceDoubt,
+    PlayReserve,
+    PlayStandard,
+    Unlobby,
+)
+from doubtspec.model.cards import (
+    AddDoubt,
+    AddVictims,
+    Discount,
+    DrawCards,
+    ScoreProfit,
+    TokenKind,
+)
+from doubtspec.model.state import NO_CARD, TOKEN_INDEX, Actor, GameState, Phase
+from doubtspec.rulebook import Section
+
+S = Section
+
+
+def _company_play(before: GameState, action: Action, after: GameState) -> str | None:
+    """Standard and Reserve plays: the card and the payment leave the hand; the card's side is paid for."""
+    if not isinstance(action, PlayStandard | PlayReserve) or before.pending:
+        return None
+    data = before.game.company_card(action.card)
+    side = data.standard if isinstance(action, PlayStandard) else data.reserve
+    if side is None:
+        return f"{action} plays a side card {action.card} does not have"
+    if action.card in action.pay:
+        return f"{action} pays with the card it plays"
+    paid = budget_of(before, action.pay)
+    if paid < side.cost:
+        return f"{action} pays {paid} Budget for a cost of {side.cost}"
+    hand = minus(before.c_hand, (action.card, *action.pay))
+    if after.plays != before.plays + 1:
+        return f"{action} took the plays this turn from {before.plays} to {after.plays}"
+    if isinstance(action, PlayReserve):
+        # Reserve Effects: face up at the right end of the Reserve; nothing resolves yet.
+        if after.c_hand != hand or after.c_discard != sorted_cards(before.c_discard + action.pay):
+            return (f"{action} left hand {list(after.c_hand)} and discard {list(after.c_discard)}, expected "
+                    f"{list(hand)} and {list(sorted_cards(before.c_discard + action.pay))}")
+        if after.c_reserve != (*before.c_reserve, action.card):
+            return f"{action} left the Reserve {list(after.c_reserve)}; the card goes at its right end"
+        return unchanged_except(before, after, ("c_hand", "c_discard", "c_reserve", "plays"), action)
+    # Standard Effects: the play's own effects and the Reserve cards it triggers resolve now; those
+    # that need a choice (Doubt, Lobbying, Market removal, trashing) and the draws come as later steps.
+    if after.c_hand != hand:
+        return f"{action} left the hand {list(after.c_hand)}; expected {list(hand)}"
+    if action.card not in after.c_in_play and action.card not in after.c_discard:
+        return f"{action}: card {action.card} is neither resolving nor in the discard pile"
+    problem = unchanged_except(before, after, ("c_hand", "c_discard", "c_in_play", "c_deck", "victims", "profit",
+                                               "discount", "plays", "pending", "supply"), action)
+    if problem is not None:
+        return problem
+    if not after.pending and action.card in after.c_discard:
+        return _standard_amounts(before, action, after, side.effects, side.trigger, side.icon)
+    return None
+
+
+def _standard_amounts(before: GameState, action: PlayStandard, after: GameState, effects: tuple[object, ...],
+                      trigger: object, icon: object) -> str | None:
+    """A play that resolved in one step: Victims, Profit and discounts are its effects' and its triggers'."""
+    everything = list(effects)
+    if trigger is not None:
+        for card in before.c_reserve:
+            data = before.game.company_card(card)
+            reserve = data.reserve
+            if reserve is not None and reserve.trigger is trigger and reserve.icon is icon \
+                    and data.kind not in before.banned:
+                everything.extend(reserve.effects)
+    victims = list(before.victims)
+    victim_supply = in_supply(before, TokenKind.VICTIMS)
+    profit_supply = in_supply(before, TokenKind.PROFIT)
+    profit, discount = before.profit, before.discount
+    for effect in everything:
+        match effect:
+            case AddVictims(zone=zone, count=count):
+                got = min(count, victim_supply)
+                victim_supply -= got
+                victims[zone] += got
+            case ScoreProfit(count=count):
+                got = min(count, profit_supply)
+                profit_supply -= got
+                profit += got
+            case Discount(amount=amount):
+                discount += amount
+    if after.victims != tuple(victims):
+        return f"{action} left Victims {list(after.victims)}; its effects make {victims}"
+    if after.profit != profit:
+        return f"{action} left the Company {after.profit} Profit; its effects make {profit}"
+    if after.discount != discount:
+        return f"{action} left a discount of {after.discount}; its effects make {discount}"
+    return None
+
+
+def _drawing_cards(state: GameState) -> list[tuple[int, tuple[int, ...]]]:
+    """(card, Reserve cards): each standard side that draws, most cards drawn first, with the Reserve sides its
+    play triggers (same trigger and icon), from the card data."""
+    known = _DRAWING.get(id(state.cards))
+    if known is not None and known[0] is state.cards:
+        return known[1]
+    found: list[tuple[int, int, tuple[int, ...]]] = []
+    numbers = sorted(n for n, c in state.cards.company.items() if c is not None)
+    for card in numbers:
+        side = state.game.company_card(card).standard
+        draws = 0 if side is None else sum(e.count for e in side.effects if isinstance(e, DrawCards))
+        if side is None or not draws:
+            continue
+        triggered = tuple(other for other in numbers
+                          if side.trigger is not None and other != card
+                          and (reserve := state.game.company_card(other).reserve) is not None
+                          and reserve.trigger is side.trigger and reserve.icon is side.icon)
+        found.append((-draws, card, triggered))
+    cards = [(card, triggered) for _, card, triggered in sorted(found)]
+    _DRAWING[id(state.cards)] = (state.cards, cards)
+    return cards
+
+
+_DRAWING: dict[int, tuple[object, list[tuple[int, tuple[int, ...]]]]] = {}
+"""`_drawing_cards` per card set (the card set itself kept, so that a recycled id is never mistaken)."""
+
+
+def _moved_to_play(state: GameState, card: int, reserve_card: int | None) -> GameState | None:
+    """`state` with `card` in the hand, `reserve_card` (if any) at the Reserve's right end and the deck and the
+    discard pile emptied onto the trash pile; None when a card is out of the Company's reach."""
+    moving = {card} if reserve_card is None else {card, reserve_card}
+    places = [*state.c_deck, *state.c_discard, *state.c_hand, *state.c_reserve, *state.trash]
+    places += [c for pile in state.piles for c in pile]
+    if not moving <= set(places):
+        return None
+    rest = [c for c in (*state.c_deck, *state.c_discard) if c not in moving]
+    reserve = tuple(c for c in state.c_reserve if c not in moving)
+    return dataclasses.replace(
+        state, c_deck=(), c_discard=(), c_hand=sorted_cards((*(c for c in state.c_hand if c not in moving), card)),
+        c_reserve=reserve if reserve_card is None else (*reserve, reserve_card),
+        trash=(*(c for c in state.trash if c not in moving), *rest),
+        piles=tuple(tuple(c for c in pile if c not in moving) for pile in state.piles))
+
+
+_PLAY_STEPS = 16
+"""Choices and draws a what-if play makes (the first option each time) before it gives up on the play."""
+
+_EMPTY_DRAW_PLAYS = 2
+"""Plays one `rule.empty-draw-offers` check makes."""
+
+
+def _empty_draw_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, play cards that draw with nothing left to draw but their own payment.
+
+    A draw in the Play Phase reshuffles the discards silently when the deck is empty and draws nothing
+    when the discard pile is empty too (Reshuffle Sequence note); the play then goes on with what
+    follows the draw (its other effects, the Reserve cards it triggers) and ends with the card in the
+    discard pile. Generated games seldom empty both piles while such a card is in the hand; moving it
+    into the hand (with a Reserve card it triggers into the Reserve) and the deck and the discards
+    onto the trash pile, each play (paid with the fewest cards, its choices and draws made with the
+    first option) must do what `rule.company-play` says, draw only what its payment put into the
+    discard pile, end with the card in the discard pile and leave a legal move.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
+        return None
+    played = 0
+    for card, triggered in _drawing_cards(state):
+        probe = next((p for r in (*triggered, None) if (p := _moved_to_play(state, card, r)) is not None), None)
+        if probe is None:
+            continue
+        plays = [a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card]
+        if not plays:
+            continue
+        play = min(plays, key=lambda a: len(a.pay))
+        try:
+            message = _play_through(probe, play)
+        except Exception as exc:  # a broken engine: the play cannot be followed through
+            message = f"{play} made the engine raise {type(exc).__name__}: {exc}"
+        if message is not None:
+            reserve = f"card {probe.c_reserve[-1]} in the Reserve, " if probe.c_reserve else ""
+            return f"with {reserve}an empty deck and discard pile: {message}"
+        played += 1
+        if played >= _EMPTY_DRAW_PLAYS:
+            break
+    return None
+
+
+def _play_through(probe: GameState, play: PlayStandard) -> str | None:
+    after = engine.apply(probe, play)
+    message = _company_play(probe, play, after)
+    for _ in range(_PLAY_STEPS):
+        if message is not None or after.outcome is not None or not after.pending:
+            break
+        choices = engine.legal_actions(after)
+        if not choices:
+            return f"{play} left no legal move (next step: {after.pending[0]})"
+        if engine.current_actor(after) is Actor.CHANCE and not after.c_deck:
+            return f"{play} offers a draw ({after.pending[0]}) from an empty deck"
+        after = engine.apply(after, choices[0])
+    if message is not None or after.outcome is not None or after.pending:
+        return message
+    if card_total := Counter(after.c_hand + after.c_deck + after.c_discard) - Counter(probe.c_hand):
+        return f"{play} brought cards {sorted(card_total.elements())} from outside the hand"
+    hand = minus(probe.c_hand, (play.card, *play.pay))
+    if not set(hand) <= set(after.c_hand) or play.card not in after.c_discard:
+        return (f"{play} ended with hand {list(after.c_hand)} and discard pile {list(after.c_discard)}; the rest of "
+                f"the hand {list(hand)} stays, the card goes to the discard pile")
+    if not engine.legal_actions(after):
+        return f"{play} left no legal move"
+    return None
+
+
+def _doubt_count_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, play a card whose Doubt effects place two or more tokens, all the way.
+
+    An effect that needs a choice is resolved once per token it places (Standard Effects > Adding
+    Doubt); a rule that stops after the first choice breaks no conservation law. With the cheapest
+    such card moved into the hand (from wherever the Company has it), the Reserve moved to the discard
+    pile (no trigger adds Doubt of its own), and the card played with the first option
+    of each choice, the Doubt on the display must grow by the sum of its effects' counts, when every
+    column has room for the largest count and the supply holds enough.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
+        return None
+    for card, counts in _doubt_cards(state):
+        columns = state.cards.display.doubt_values
+        if (state.supply_of(TokenKind.DOUBT) < sum(counts)
+                or any(len(values) - present < max(counts) for values, present in zip(columns, state.doubt,
+                                                                                         strict=True))):
+            return None
+        places = (state.c_deck, state.c_discard, state.c_hand, state.c_reserve, state.trash, *state.piles)
+        if not any(card in place for place in places):
+            continue
+
+        def rest(cards: tuple[int, ...], moving: int = card) -> tuple[int, ...]:
+            return tuple(c for c in cards if c != moving)
+
+        # The Reserve goes to the discard pile, so that no Reserve card the play triggers adds Doubt of its own.
+        probe = dataclasses.replace(state, c_deck=rest(state.c_deck),
+                                    c_discard=sorted_cards(rest(state.c_discard) + rest(state.c_reserve)),
+                                    c_hand=sorted_cards((*rest(state.c_hand), card)), c_reserve=(),
+                                    trash=rest(state.trash), piles=tuple(rest(pile) for pile in state.piles))
+        plays = [a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card]
+        if not plays:
+            continue
+        play = min(plays, key=lambda a: len(a.pay))
+        after = engine.apply(probe, play)
+        for _ in range(_PLAY_STEPS):
+            head = after.pending[0] if after.pending and after.outcome is None else None
+            choices = engine.legal_actions(after) if head is not None else ()
+            doubt = [a for a in choices if isinstance(a, PlaceDoubt)]
+            if not doubt:
+                break
+            after = engine.apply(after, doubt[0])
+        placed = sum(after.doubt) - sum(probe.doubt)
+        if placed != sum(counts):
+            return (f"{play} placed {placed} Doubt; its effects place {list(counts)} (the display had room and the "
+                    f"supply {probe.supply_of(TokenKind.DOUBT)} tokens)")
+        return None
+    return None
+
+
+def _doubt_cards(state: GameState) -> list[tuple[int, tuple[int, ...]]]:
+    """(card, counts) of the standard sides whose Doubt effects place two or more tokens, cheapest first."""
+    found = []
+    for card, data in state.cards.company.items():
+        side = None if data is None else data.standard
+        if side is None:
+            continue
+        counts = tuple(e.count for e in side.effects if isinstance(e, AddDoubt))
+        if counts and max(counts) >= 2:
+            found.append((side.cost, card, counts))
+    return [(card, counts) for _, card, counts in sorted(found)]
+
+
+def _payment_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, every way to pay for each play the engine offers is offered.
+
+    Spending Budget (ruling budget-payment): a play is paid with a set of the other hand cards whose
+    Budget covers the cost, from which (under the default `minimal`) no card can be dropped. For each
+    card and side the engine offers at all, the payments it offers must be exactly those sets,
+    enumerated here from the card data.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
+        return None
+    minimal = state.rulings.get("budget-payment") == "minimal"
+    offered: dict[tuple[type, int], set[frozenset[int]]] = {}
+    for action in legal(state):
+        if isinstance(action, PlayStandard | PlayReserve):
+            offered.setdefault((type(action), action.card), set()).add(frozenset(action.pay))
+    for (kind, card), pays in offered.items():
+        data = state.game.company_card(card)
+        side = data.standard if kind is PlayStandard else data.reserve
+        if side is None:
+            return f"a {kind.__name__} of card {card}, which has no such side, is offered"
+        others = [c for c in state.c_hand if c != card]
+        expected = set()
+        for size in range(len(others) + 1):
+            for subset in combinations(others, size):
+                total = budget_of(state, subset)
+                if total < side.cost or (side.cost <= 0 and minimal and subset):
+                    continue
+                if minimal and side.cost > 0 and any(total - budget_of(state, (c,)) >= side.cost for c in subset):
+                    continue
+                expected.add(frozenset(subset))
+        if pays != expected:
+            missing = sorted(sorted(p) for p in expected - pays)
+            extra = sorted(sorted(p) for p in pays - expected)
+            return (f"{kind.__name__} of card {card} (cost {side.cost}) is offered with payments missing {missing} "
+                    f"and extra {extra}")
+    return None
+
+def buy_price(state: GameState, source: BuySource, index: int) -> int | None:
+    """Buying Cards: the Budget of the card on offer, plus one from the trash pile, less discounts (never
+    below zero); None when nothing may be bought there."""
+    for offer_source, offer_index, cost in buy_costs(state):
+        if offer_source is source and offer_index == index:
+            return cost
+    return None
+
+
+def _buy(before: GameState, action: Action, after: GameState) -> str | None:
+    if not isinstance(action, Buy) or before.pending:
+        return None
+    price = buy_price(before, action.source, action.index)
+    if price is None:
+        return f"{action} bought from a place that offers nothing to buy"
+    paid = budget_of(before, action.pay)
+    if paid < price:
+        return f"{action} paid {paid} Budget for a card costing {price}"
+    match action.source:
+        case BuySource.PILE:
+            card = before.piles[action.index][-1]
+            moved = ("piles",)
+            if after.piles[action.index] != before.piles[action.index][:-1]:
+                return f"{action} did not take the top card of pile {action.index}"
+        case BuySource.STACK:
+            card = before.stacks[action.index][-1]
+            moved = ("stacks",)
+            if after.stacks[action.index] != before.stacks[action.index][:-1]:
+                return f"{action} did not take the top card of stack {action.index}"
+        case BuySource.TRASH:
+            card = before.trash[action.index]
+            moved = ("trash",)
+            if after.trash != before.trash[:action.index] + before.trash[action.index + 1:]:
+                return f"{action} did not take card {card} from the trash pile"
+    if after.c_hand != minus(before.c_hand, action.pay):
+        return f"{action} left the hand {list(after.c_hand)}"
+    if after.c_discard != sorted_cards((*before.c_discard, *action.pay, card)):
+        return f"{action}: the bought card {card} and the payment {list(action.pay)} go to the discard pile"
+    if after.buys != before.buys + 1 or after.discount != 0:
+        return f"{action} left buys {after.buys} and discount {after.discount} (expected {before.buys + 1} and 0)"
+    return unchanged_except(before, after, ("c_hand", "c_discard", "buys", "discount", *moved), action)
+
+
+def _buy_offers(state: GameState) -> str | None:
+    """At the start of each Buy Phase, price every card on offer just within and just beyond the hand's Budget.
+
+    Trash-pile cards and exact prices are rare in generated games; a discount set so that each card costs
+    the hand's Budget exactly, and one more, asks the engine's legality about both sides of every price.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_BUY or state.buys:
+        return None
+    total = budget_of(state, state.c_hand)
+    budget = state.game.budget
+    for source, index, _ in buy_costs(dataclasses.replace(state, discount=0)):
+        card = (state.piles if source is BuySource.PILE else state.stacks)[index][-1] \
+            if source is not BuySource.TRASH else state.trash[index]
+        full = budget[card] + (1 if source is BuySource.TRASH else 0)
+        for discount, offered in ((full - total, True), (full - total - 1, False)):
+            if discount < 0 or (not offered and full - discount <= 0):
+                continue
+            probe = dataclasses.replace(state, discount=discount)
+            buys = {(a.source, a.index) for a in engine.legal_actions(probe) if isinstance(a, Buy)}
+            if ((source, index) in buys) is not offered:
+                where = f"{source.value}:{index}"
+                return (f"with a discount of {discount}, {where} (Budget {budget[card]}"
+                        f"{' plus one from the trash' if source is BuySource.TRASH else ''}) costs "
+                        f"{max(0, full - discount)} against a hand of {total} Budget, but was "
+                        f"{'not ' if offered else ''}offered")
+    return None
+
+
+def _unlobby(before: GameState, action: Action, after: GameState) -> str | None:
+    if not isinstance(action, Unlobby):
+        return None
+    field = "goal_profit" if action.where is LobbyWhere.GOAL else "market_profit"
+    held: tuple[int, ...] = getattr(before, field)
+    count = held[action.index]
+    expected = (*held[:action.index], 0, *held[action.index + 1:])
+    if getattr(after, field) != expected:
+        return f"{action} left {field} {list(getattr(after, field))}; the card's {count} Profit all go"
+    if in_supply(after, TokenKind.PROFIT) != in_supply(before, TokenKind.PROFIT) + count:
+        return f"{action}: the {count} Profit tokens go back to the supply"
+    if not after.unlobbied:
+        return f"{action} did not use up the turn's removal"
+    return unchanged_except(before, after, (field, "supply", "unlobbied"), action)
+
+
+def _unlobby_offers(state: GameState) -> str | None:
+    """At the start of each Company turn, put one to three Profit on every card and take each back.
+
+    Removing Lobbying needs Lobby plays on the Movement's cards first, and the Company seldom takes it
+    back, so generated games hardly play an Unlobby; lobbying every card with a different count than
+    its neighbours (tokens from the supply), the engine must offer exactly one Unlobby per card
+    carrying Profit, and each one taken (the first and last Market space, the first and last Goal)
+    must do what `rule.unlobby` says.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays or state.unlobbied:
+        return None
+    goals = state.rulings.get("lobby-targets") == "market-and-goals"
+    spare = in_supply(state, TokenKind.PROFIT) + sum(state.market_profit) + sum(state.goal_profit)
+
+    def lobbied(cards: tuple[int, ...], start: int) -> tuple[int, ...]:
+        nonlocal spare
+        counts = []
+        for i, card in enumerate(cards):
+            count = min(1 + (start + i) % 3, spare) if card != NO_CARD else 0
+            spare -= count
+            counts.append(count)
+        return tuple(counts)
+
+    market_profit = lobbied(state.market, 0)
+    goal_profit = lobbied(state.goals, len(state.market)) if goals else (0,) * len(state.goals)
+    supply = list(state.supply)
+    supply[TOKEN_INDEX[TokenKind.PROFIT]] = spare
+    probe = dataclasses.replace(state, market_profit=market_profit, goal_profit=goal_profit, supply=tuple(supply))
+    expected = {Unlobby(LobbyWhere.MARKET, i) for i, p in enumerate(market_profit) if p}
+    expected |= {Unlobby(LobbyWhere.GOAL, i) for i, p in enumerate(goal_profit) if p}
+    offered = [a for a in engine.legal_actions(probe) if isinstance(a, Unlobby)]
+    if set(offered) != expected:
+        return (f"with Profit {list(market_profit)} on the Market and {list(goal_profit)} on the Goals, the engine "
+                f"offers {sorted(map(str, offered))}; one removal per card with Profit expected")
+    tried = []
+    for where in (LobbyWhere.MARKET, LobbyWhere.GOAL):
+        mine = [a for a in offered if a.where is where]
+        tried += mine[:1] + mine[-1:] if len(mine) > 1 else mine
+    for action in tried:
+        message = _unlobby(probe, action, engine.apply(probe, action))
+        if message is not None:
+            return f"with every card lobbied: {message}"
+    return None
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    TransitionInvariant("rule.company-play",
+                        "A play pays its side's cost from the hand; a Reserve play adds the card at the Reserve's "
+                        "right end; a standard play resolves exactly its effects and triggers; nothing else changes.",
+                        (S.SPENDING_BUDGET, S.STANDARD_EFFECTS, S.RESERVE_EFFECTS), _company_play),
+    StateInvariant("rule.empty-draw-offers", "A play that draws with the deck and the discard pile empty draws "
+                   "nothing and goes on to the Reserve cards it triggers.",
+                   (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS, S.RESHUFFLE_SEQUENCE), _empty_draw_offers),
+    StateInvariant("rule.doubt-count-offers", "A play whose Doubt effects place two or more tokens places each of "
+                   "them, one choice each.", (S.STANDARD_EFFECTS,), _doubt_count_offers),
+    StateInvariant("rule.payment-offers", "Each play is offered with every set of other hand cards that pays its "
+                   "cost (none superfluous, under ruling budget-payment=minimal), and no other.",
+                   (S.SPENDING_BUDGET,), _payment_offers),
+    TransitionInvariant("rule.buy", "A buy takes the offered card, pays its Budget (plus one from the trash, less "
+                        "discounts) and puts card and payment in the discard pile; nothing else changes.",
+                        (S.BUYING_CARDS, S.SPENDING_BUDGET), _buy),
+    StateInvariant("rule.buy-offers", "Every card on offer can be bought exactly when the hand's Budget covers its "
+                   "price (Budget, plus one from the trash, less discounts).",
+                   (S.BUYING_CARDS,), _buy_offers),
+    TransitionInvariant("rule.unlobby", "Removing Lobbying at the start of the turn returns all of one card's Profit "
+                        "to the supply; nothing else changes.", (S.COMPANY_INTERFERENCE,), _unlobby),
+    StateInvariant("rule.unlobby-offers", "With Profit on every card, each card's Lobbying can be taken back at the "
+                   "start of the turn, and taking it back does what `rule.unlobby` says.",
+                   (S.COMPANY_INTERFERENCE,), _unlobby_offers),
+)
+"""The `rule.*` invariants of this module, in the order they are checked and listed."""

@@ -1,0 +1,472 @@
+"""`rule.*` postconditions of the Movement's actions: plays, buys, Pass, Messaging, Agitation, Goals, Pacing."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+
+from doubtspec.invariants.derived import at_rest, hand_limit, legal
+from doubtspec.invariants.groups.rule.frame import TURN_START, in_supply, minus, sorted_cards, unchanged_except
+from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
+from doubtspec.model import engine
+from doubtspec.model.actions import (
+    Action,
+    Agitate,
+    End,
+    Message,
+    MovementBuy,
+    MovementPlay,
+    OrganizePlay,
+    Pass,
+)
+from doubtspec.model.cards import (
+    AddRestriction,
+    Ban,
+    BonusKind,
+    GainFlight,
+    GainInfluence,
+    MarketAction,
+    TokenKind,
+)
+from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, OutcomeReason, Phase
+from doubtspec.model.steps import Agitation, Messaging
+from doubtspec.rulebook import Section
+
+S = Section
+
+
+@dataclasses.dataclass
+class _Table:
+    """The Movement's side of the table while a postcondition works out what an action must leave."""
+
+    tableau: list[tuple[int, bool]]
+    influence: int
+    messaging: int
+    agitation: int
+    flight: int
+    flight_spent: int
+    supply: list[int]
+    discard: list[int]
+
+    @classmethod
+    def of(cls, state: GameState) -> _Table:
+        return cls(list(state.tableau), state.influence, state.messaging, state.agitation, state.flight,
+                   state.flight_spent, list(state.supply), list(state.m_discard))
+
+    def gain(self, kind: TokenKind, count: int) -> None:
+        got = min(count, self.supply[TOKEN_INDEX[kind]])
+        self.supply[TOKEN_INDEX[kind]] -= got
+        name = kind.value
+        setattr(self, name, getattr(self, name) + got)
+
+    def refresh(self, count: int) -> None:
+        """Flip the leftmost face-down cards face up."""
+        for i, (card, up) in enumerate(self.tableau):
+            if count <= 0:
+                break
+            if not up:
+                self.tableau[i] = (card, True)
+                count -= 1
+
+    def pay(self, state: GameState, flip: tuple[int, ...], cost: int) -> str | None:
+        """Spending Influence: flipped face-up cards give their Influence; tokens (Flight first) the rest."""
+        value = 0
+        for position in flip:
+            card, up = self.tableau[position]
+            if not up:
+                return f"card {card} at Tableau position {position} is flipped for Influence while face down"
+            value += state.game.movement_card(card).influence
+            self.tableau[position] = (card, False)
+        short = max(0, cost - value)
+        flight = min(self.flight, short)
+        self.flight -= flight
+        self.flight_spent += flight
+        tokens = short - flight
+        if tokens > self.influence:
+            return f"a cost of {cost} is paid with {value} from the Tableau and only {self.influence} Influence"
+        self.influence -= tokens
+        self.supply[TOKEN_INDEX[TokenKind.INFLUENCE]] += tokens
+        return None
+
+    def face_up(self, state: GameState, icon: str) -> int:
+        return sum(getattr(state.game.movement_card(c).icons, icon) for c, up in self.tableau if up)
+
+    def place(self, state: GameState, card: int, right: bool, remove: int | None) -> None:
+        """Playing a Card: make room, place at an end, receive the Bonuses aligned with the adjacent face-up card."""
+        if remove is not None:
+            removed, _ = self.tableau.pop(remove)
+            self.discard.append(removed)
+        order = reversed(self.tableau) if right else iter(self.tableau)
+        neighbour = next((other for other, up in order if up), None)
+        if right:
+            self.tableau.append((card, True))
+        else:
+            self.tableau.insert(0, (card, True))
+        if neighbour is None:
+            return
+        new, other = state.game.movement_card(card), state.game.movement_card(neighbour)
+        facing = Counter(other.right if right else other.left)
+        refreshes = 0
+        for kind in (new.left if right else new.right):
+            if facing[kind] <= 0:
+                continue
+            facing[kind] -= 1
+            match kind:
+                case BonusKind.INFLUENCE:
+                    self.gain(TokenKind.INFLUENCE, 1)
+                case BonusKind.MESSAGING:
+                    self.gain(TokenKind.MESSAGING, 1)
+                case BonusKind.AGITATION:
+                    self.gain(TokenKind.AGITATION, 1)
+                case _:
+                    refreshes += 1
+        self.refresh(refreshes)
+
+    def compare(self, after: GameState, action: Action) -> str | None:
+        for name, expected in (("tableau", tuple(self.tableau)), ("influence", self.influence),
+                               ("messaging", self.messaging), ("agitation", self.agitation),
+                               ("flight", self.flight), ("flight_spent", self.flight_spent)):
+            if getattr(after, name) != expected:
+                return f"{action} left {name} {getattr(after, name)!r}; the rules give {expected!r}"
+        return None
+
+
+_MOVEMENT_TABLE = ("tableau", "influence", "messaging", "agitation", "flight", "flight_spent", "supply")
+
+
+def movement_play_check(before: GameState, action: Action, after: GameState) -> str | None:
+    """Playing a Card: pay its Influence, place it at an end, receive the aligned Bonuses of the adjacent card."""
+    if not isinstance(action, MovementPlay):
+        return None
+    table = _Table.of(before)
+    problem = table.pay(before, action.flip, before.game.movement_card(action.card).influence)
+    if problem is not None:
+        return f"{action}: {problem}"
+    table.place(before, action.card, action.end is End.RIGHT, action.remove)
+    problem = table.compare(after, action)
+    if problem is not None:
+        return problem
+    if after.m_hand != minus(before.m_hand, (action.card,)) or after.m_discard != sorted_cards(table.discard):
+        return f"{action} left hand {list(after.m_hand)} and discard {list(after.m_discard)}"
+    return unchanged_except(before, after, (*_MOVEMENT_TABLE, "m_hand", "m_discard", *TURN_START), action)
+
+
+def _flip_offers(state: GameState) -> str | None:
+    """On each Movement turn, ask which buys the engine offers paid by flipping one face-up card.
+
+    Spending Influence: a face-up Tableau card may be flipped for its Influence value, and tokens pay the
+    rest. With the Movement's Influence tokens back in the supply (its Flight kept), every Market card
+    that the tokens alone cannot pay but one face-up card's value and the tokens can must be offered for
+    that one flip (a single flip is never superfluous), while the hand is below its limit.
+    """
+    if (not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or len(state.m_hand) >= hand_limit(state)
+            or not any(up for _, up in state.tableau)):
+        return None
+    supply = list(state.supply)
+    supply[TOKEN_INDEX[TokenKind.INFLUENCE]] += state.influence
+    probe = dataclasses.replace(state, influence=0, supply=tuple(supply))
+    offered = {(a.space, a.flip) for a in engine.legal_actions(probe) if isinstance(a, MovementBuy)}
+    tokens = probe.flight
+    for position, (card, up) in enumerate(probe.tableau):
+        value = probe.game.movement_card(card).influence
+        if not up or value <= 0:
+            continue
+        for space, market_card in enumerate(probe.market):
+            cost = probe.cards.market[space].cost + probe.market_profit[space]
+            if market_card != NO_CARD and tokens < cost <= value + tokens and (space, (position,)) not in offered:
+                return (f"with {tokens} Flight and no Influence tokens, buying space {space} (cost {cost}) by "
+                        f"flipping Tableau card {position} (value {value}) is not offered")
+    return None
+
+def _organize_play(before: GameState, action: Action, after: GameState) -> str | None:
+    """Buying a Card > Organize: a card from the hand played for free at the chosen end, with its Bonuses."""
+    if not isinstance(action, OrganizePlay):
+        return None
+    table = _Table.of(before)
+    table.place(before, action.card, action.end is End.RIGHT, action.remove)
+    problem = table.compare(after, action)
+    if problem is not None:
+        return problem
+    if action.card in after.m_hand or after.m_discard != sorted_cards(table.discard):
+        return f"{action} left hand {list(after.m_hand)} and discard {list(after.m_discard)}"
+    return None
+
+
+def _organize_offers(state: GameState) -> str | None:
+    """On each Movement turn with a hand, buy the Organize space's card and play a card from the hand at each end.
+
+    The free play of Organize is offered only after buying that one space's card with a hand to play
+    from, which generated games seldom do and the steering rarely follows with a play; giving the
+    Movement the Influence the space costs (from the supply) and buying it, each end's first free
+    play must do what `rule.organize-play` says.
+    """
+    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or not state.m_hand:
+        return None
+    spaces = [i for i, space in enumerate(state.cards.market)
+              if space.action is MarketAction.ORGANIZE and state.market[i] != NO_CARD]
+    if not spaces:
+        return None
+    space = spaces[0]
+    short = max(0, state.cards.market[space].cost + state.market_profit[space] - state.influence)
+    if short > in_supply(state, TokenKind.INFLUENCE):
+        return None
+    supply = list(state.supply)
+    supply[TOKEN_INDEX[TokenKind.INFLUENCE]] -= short
+    probe = dataclasses.replace(state, influence=state.influence + short, supply=tuple(supply))
+    buy = MovementBuy(space, ())
+    if buy not in engine.legal_actions(probe):
+        return None
+    bought = engine.apply(probe, buy)
+    plays = [a for a in engine.legal_actions(bought) if isinstance(a, OrganizePlay)] if bought.pending else []
+    for end in (End.LEFT, End.RIGHT):
+        play = next((a for a in plays if a.end is end), None)
+        if play is not None:
+            message = _organize_play(bought, play, engine.apply(bought, play))
+            if message is not None:
+                return f"after buying the Organize space {space}: {message}"
+    return None
+
+def _movement_buy(before: GameState, action: Action, after: GameState) -> str | None:
+    """Buying a Card: pay the space's cost plus one per Profit on the card; the Profit goes back; the
+    space's Action; then the card to the hand."""
+    if not isinstance(action, MovementBuy):
+        return None
+    space = before.cards.market[action.space]
+    lobbied = before.market_profit[action.space]
+    table = _Table.of(before)
+    problem = table.pay(before, action.flip, space.cost + lobbied)
+    if problem is not None:
+        return f"{action}: {problem}"
+    returned = in_supply(after, TokenKind.PROFIT) - in_supply(before, TokenKind.PROFIT)
+    if returned != lobbied or after.profit != before.profit:
+        return f"{action}: the {lobbied} Profit on the card go back to the Company's supply"
+    card = before.market[action.space]
+    frame = [*_MOVEMENT_TABLE, "m_hand", "market", "market_profit", *TURN_START]
+    match space.action:
+        case MarketAction.REFRESH:
+            table.refresh(1)
+        case MarketAction.RESEARCH:
+            table.gain(TokenKind.INFLUENCE, 2 * table.face_up(before, "research"))
+        case _:
+            # Messaging, Agitation and Organize are choices that follow; here only the payment is done.
+            return table.compare(after, action) or unchanged_except(before, after, (*frame, "m_deck", "m_discard"),
+                                                                     action)
+    problem = table.compare(after, action)
+    if problem is not None:
+        return problem
+    if after.m_hand != sorted_cards((*before.m_hand, card)) or after.market[action.space] != NO_CARD:
+        return f"{action}: card {card} goes from space {action.space} to the hand after the Action"
+    return unchanged_except(before, after, frame, action)
+
+
+def _pass(before: GameState, action: Action, after: GameState) -> str | None:
+    """On Your Go, Pass: one Influence, two with none at all (ruling pass-bonus)."""
+    if not isinstance(action, Pass):
+        return None
+    none = before.influence == 0
+    if before.rulings.get("pass-bonus") == "no-influence":
+        none = none and not any(up for _, up in before.tableau)
+    table = _Table.of(before)
+    table.gain(TokenKind.INFLUENCE, 2 if none else 1)
+    if after.influence != table.influence:
+        return f"passing with {before.influence} Influence left {after.influence}; the rule gives {table.influence}"
+    return unchanged_except(before, after, ("influence", "supply", *TURN_START), action)
+
+
+def _message(before: GameState, action: Action, after: GameState) -> str | None:
+    """Messaging: each Victim removed goes back to the Company's supply and gains the Movement one Influence."""
+    if not isinstance(action, Message) or not before.pending or not isinstance(before.pending[0], Messaging):
+        return None
+    zone, victims = action.zone, action.victims
+    if after.victims[zone] != before.victims[zone] - victims or any(
+            after.victims[z] != before.victims[z] for z in range(len(before.victims)) if z != zone):
+        return f"{action} took the Victims from {list(before.victims)} to {list(after.victims)}"
+    if in_supply(after, TokenKind.VICTIMS) != in_supply(before, TokenKind.VICTIMS) + victims:
+        return f"{action}: the {victims} Victims go back to the Company's supply"
+    table = _Table.of(before)
+    table.gain(TokenKind.INFLUENCE, victims)
+    if after.influence != table.influence:
+        return f"{action} left {after.influence} Influence; removing {victims} Victims gives {table.influence}"
+    return unchanged_except(before, after, ("victims", "doubt", "messaging", "influence", "supply", "m_hand", "market",
+                                  *TURN_START), action)
+
+
+def _goal(before: GameState, action: Action, after: GameState) -> str | None:
+    """Agitation and Goals: achieve the Goal when icons and tokens cover its cost (plus its Profit, less the
+    Agitation on it), with exactly its effects; otherwise the Agitation stays on it as progress."""
+    if not isinstance(action, Agitate) or not before.pending or not isinstance(before.pending[0], Agitation):
+        return None
+    icons, slot = before.pending[0].icons, action.slot
+    number = before.goals[slot]
+    goal = before.game.goal(number)
+    need = goal.cost + before.goal_profit[slot] - before.goal_agitation[slot]
+    if after.agitation != before.agitation - action.tokens:
+        return f"{action} left {after.agitation} Agitation tokens; {action.tokens} were spent"
+    frame = ["goals", "goal_profit", "goal_agitation", "achieved", "agitation", "supply", "m_hand", "market",
+             *TURN_START]
+    if icons + action.tokens < need:
+        if number not in after.goals:
+            return f"{action} achieved Goal {number} with {icons + action.tokens} Agitation of the {need} it needs"
+        return unchanged_except(before, after, frame, action)
+    if after.goals[slot] != NO_CARD or after.achieved != (*before.achieved, number):
+        return f"{action} with {icons + action.tokens} Agitation of {need} did not achieve Goal {number}"
+    if after.goal_profit[slot] or after.goal_agitation[slot] or after.profit != before.profit:
+        return f"{action}: achieving Goal {number} returns its Profit to the Company's supply and clears its Agitation"
+    # Exactly the Goal's effects: its bans, its Restriction cards, its Flight and Influence.
+    bans: list[str] = []
+    for effect in goal.effects:
+        if isinstance(effect, Ban) and effect.kind not in before.banned and effect.kind not in bans:
+            bans.append(effect.kind)
+    bans = bans[:in_supply(before, TokenKind.BANS)]
+    if after.banned != tuple(sorted((*before.banned, *bans))):
+        return f"achieving Goal {number} ({goal.name}) banned {list(after.banned)}; it bans {sorted(bans)} more"
+    restrictions = sum(e.count for e in goal.effects if isinstance(e, AddRestriction))
+    piles, discard = list(before.piles), list(before.c_discard)
+    pile = next((i for i, p in enumerate(before.cards.piles) if p.kind == "restriction"), None)
+    if pile is not None:
+        for _ in range(restrictions):
+            if piles[pile]:
+                discard.append(piles[pile][-1])
+                piles[pile] = piles[pile][:-1]
+    if after.piles != tuple(piles) or after.c_discard != sorted_cards(discard):
+        return (f"achieving Goal {number} ({goal.name}) left the discard pile {list(after.c_discard)}; "
+                f"it adds {restrictions} Restriction card(s) from the pile: {sorted_cards(discard)}")
+    table = _Table.of(before)
+    table.gain(TokenKind.FLIGHT, sum(e.count for e in goal.effects if isinstance(e, GainFlight)))
+    table.gain(TokenKind.INFLUENCE, sum(e.count for e in goal.effects if isinstance(e, GainInfluence)))
+    if after.flight != table.flight or after.influence != table.influence:
+        return (f"achieving Goal {number} left Flight {after.flight} and Influence {after.influence}; "
+                f"its effects give {table.flight} and {table.influence}")
+    points = sum(before.game.goal(g).points for g in after.achieved)
+    won = after.outcome is not None and after.outcome.reason is OutcomeReason.GOAL_VICTORY
+    if won is not (points >= before.cards.rules.goal_points_to_win):
+        return f"with {points} Goal points achieved the game {'ended' if won else 'went on'}"
+    return unchanged_except(before, after, (*frame, "banned", "piles", "c_discard", "flight", "influence"), action)
+
+
+def _pacing(before: GameState, action: Action, after: GameState) -> str | None:
+    """Pacing, after the Company's Reshuffle Sequence: passives (and Refresh passives), the Market's shift, Flight.
+
+    Checked on the step that ends the Company's turn after a Reshuffle (its last draw): it runs step 1
+    and the shift of step 2, and stops at the refill's first draw, or, with nothing to refill, runs on
+    to step 3 and the Movement's turn.
+    """
+    if (before.phase is not Phase.COMPANY_DRAW or after.outcome is not None
+            or after.phase not in (Phase.PACING, Phase.MOVEMENT_TURN) or not _reshuffled_this_turn(before)):
+        return None
+    table = _Table.of(before)
+    influence = messaging = agitation = refreshes = 0
+    for card, up in before.tableau:
+        if up:
+            passive = before.game.movement_card(card).passive
+            influence, messaging = influence + passive.influence, messaging + passive.messaging
+            agitation, refreshes = agitation + passive.agitation, refreshes + passive.refresh
+    for goal in before.achieved:
+        passive = before.game.goal(goal).passive
+        influence, messaging = influence + passive.influence, messaging + passive.messaging
+        agitation += passive.agitation
+    table.gain(TokenKind.INFLUENCE, influence)
+    table.gain(TokenKind.MESSAGING, messaging)
+    table.gain(TokenKind.AGITATION, agitation)
+    table.refresh(refreshes)
+    if after.phase is Phase.MOVEMENT_TURN:
+        table.flight, table.flight_spent = table.flight + table.flight_spent, 0
+    problem = table.compare(after, action)
+    if problem is not None:
+        return f"Pacing: {problem}"
+    # Step 2: the cards close up in reading order and keep their Lobbying; the refill draws come later.
+    held = [(c, p) for c, p in zip(before.market, before.market_profit, strict=True) if c != NO_CARD]
+    shifted = [(c, p) for c, p in zip(after.market, after.market_profit, strict=True)][:len(held)]
+    if shifted != held:
+        return f"Pacing shifted the Market {list(before.market)} to {list(after.market)}; the cards close up in order"
+    return None
+
+
+def _reshuffled_this_turn(state: GameState) -> bool:
+    """Whether the Company's Draw Phase in progress ran the Reshuffle Sequence (Pacing follows it)."""
+    from doubtspec.model.steps import EndCompanyTurn
+
+    return any(isinstance(step, EndCompanyTurn) and step.pacing for step in state.pending)
+
+
+def _agitation_offers(state: GameState) -> str | None:
+    """At an Agitation choice, each Goal offered takes from no tokens up to what it still needs, and with one and
+    two Agitation already on it (progress is rare in generated games, and so are tokens to spend: the
+    what-if holds nine) one and two tokens fewer."""
+    if state.outcome is not None or not state.pending or not isinstance(state.pending[0], Agitation):
+        return None
+    from doubtspec.model.legal import choice_actions
+
+    step = state.pending[0]
+    slots = sorted({a.slot for a in legal(state) if isinstance(a, Agitate)})
+    for slot in slots:
+        for progress, held in ((state.goal_agitation[slot], state.agitation), (1, 9), (2, 9)):
+            # With nine tokens held the offer is bounded by the Goal's need, not by the tokens.
+            agitation = (*state.goal_agitation[:slot], progress, *state.goal_agitation[slot + 1:])
+            probe = dataclasses.replace(state, goal_agitation=agitation, agitation=max(held, state.agitation))
+            need = probe.game.goal(probe.goals[slot]).cost + probe.goal_profit[slot] - progress
+            top = min(probe.agitation, max(0, need - step.icons))
+            expected = {t for t in range(top + 1) if step.icons + t > 0 or need <= 0}
+            offered = {a.tokens for a in choice_actions(probe, step) if isinstance(a, Agitate) and a.slot == slot}
+            if offered != expected:
+                return (f"with {progress} Agitation on Goal place {slot} (needing {need}, {step.icons} from icons, "
+                        f"{probe.agitation} tokens held) the engine offers {sorted(offered)} tokens, not "
+                        f"{sorted(expected)}")
+    return None
+
+
+def _goal_offers(state: GameState) -> str | None:
+    """On each Movement turn, achieve each available Goal with Agitation to spare and check what it does.
+
+    What a Goal does to the Company (its bans, its Restriction card) happens only when a Goal is
+    achieved, which generated games reach late; an Agitation with icons enough for any Goal, answered
+    for each available Goal, checks `rule.goal` for every Goal the structure offers, every turn.
+    """
+    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN:
+        return None
+    from doubtspec.model.legal import choice_actions
+
+    step = Agitation(icons=99)
+    probe = dataclasses.replace(state, pending=(step,))
+    for action in choice_actions(probe, step):
+        if isinstance(action, Agitate) and action.tokens == 0:
+            message = _goal(probe, action, engine.apply(probe, action))
+            if message is not None:
+                return f"achieving the Goal at place {action.slot}: {message}"
+    return None
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    TransitionInvariant("rule.movement-play", "A Movement play pays its Influence (flipped cards, then Flight, then "
+                        "tokens), goes to the chosen end and earns the Bonuses aligned with the adjacent face-up card.",
+                        (S.PLAYING_A_CARD, S.SPENDING_INFLUENCE), movement_play_check),
+    TransitionInvariant("rule.movement-buy", "A Movement buy pays the space's cost plus its Lobbying, returns the "
+                        "Profit, resolves the space's Action and takes the card into the hand.",
+                        (S.BUYING_A_CARD, S.SPENDING_INFLUENCE), _movement_buy),
+    StateInvariant("rule.flip-offers", "A Market card the Movement's tokens cannot pay is offered for one flipped "
+                   "face-up card whose Influence covers the rest.", (S.SPENDING_INFLUENCE, S.BUYING_A_CARD),
+                   _flip_offers),
+    TransitionInvariant("rule.organize-play", "An Organize play puts a card from the hand at the chosen end for free, "
+                        "with the Bonuses aligned with the adjacent face-up card.",
+                        (S.BUYING_A_CARD, S.PLAYING_A_CARD), _organize_play),
+    StateInvariant("rule.organize-offers", "Buying the Organize space's card offers a free play from the hand at "
+                   "either end, which does what `rule.organize-play` says.",
+                   (S.BUYING_A_CARD, S.PLAYING_A_CARD), _organize_offers),
+    TransitionInvariant("rule.pass", "Passing gains one Influence, or two with none at all; nothing else changes.",
+                        (S.MOVEMENT_ON_YOUR_GO,), _pass),
+    TransitionInvariant("rule.messaging", "Messaging returns each Victim removed to the Company's supply and gains "
+                        "one Influence for it.", (S.MESSAGING,), _message),
+    TransitionInvariant("rule.pacing", "Pacing after a Reshuffle gains the face-up Tableau's and the Goals' "
+                        "passives, refreshes, closes up the Market in order and reclaims Flight.",
+                        (S.PACING,), _pacing),
+    StateInvariant("rule.agitation-offers", "An Agitation offers each available Goal from no tokens up to what it "
+                   "still needs (its cost, plus its Profit, less the Agitation on it, less the icons).",
+                   (S.AGITATION_AND_GOALS,), _agitation_offers),
+    StateInvariant("rule.goal-offers", "Each available Goal, achieved with Agitation to spare, does exactly what "
+                   "`rule.goal` says (its bans, Restriction card, gains, points).",
+                   (S.AGITATION_AND_GOALS, S.MOVEMENT_INTERFERENCE), _goal_offers),
+    TransitionInvariant("rule.goal", "Agitation achieves a Goal exactly when it covers the Goal's cost, with exactly "
+                        "the Goal's bans, Restriction cards and gains; otherwise it stays on the Goal.",
+                        (S.AGITATION_AND_GOALS, S.MOVEMENT_INTERFERENCE), _goal),
+)
+"""The `rule.*` invariants of this module, in the order they are checked and listed."""

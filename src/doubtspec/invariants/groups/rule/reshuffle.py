@@ -1,0 +1,190 @@
+"""`rule.*` postconditions of the Company's Draw Phase and Reshuffle Sequence, and what-ifs of their boundaries."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from doubtspec.invariants.derived import at_rest
+from doubtspec.invariants.groups.rule.frame import in_supply, minus, sorted_cards, unchanged_except
+from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
+from doubtspec.model import engine
+from doubtspec.model.actions import (
+    Action,
+    Chance,
+    EndBuy,
+)
+from doubtspec.model.cards import TokenKind
+from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Phase
+from doubtspec.model.steps import CompanyDraw, DrawToHandSize, ScoreAndSeed
+from doubtspec.rulebook import Section
+
+S = Section
+
+
+def _draw_first(state: GameState) -> bool:
+    return state.rulings.get("draw-order") == "draw-first"
+
+
+def _draw_phase(before: GameState, action: Action, after: GameState) -> str | None:
+    """On Your Go, Draw Phase: the hand is discarded; fewer than five cards in the deck trigger a Reshuffle."""
+    if not isinstance(action, EndBuy):
+        return None
+    size = before.cards.rules.company_hand_size
+    if len(before.c_deck) >= size:
+        if after.reshuffles != before.reshuffles:
+            return f"a Draw Phase with {len(before.c_deck)} cards in the deck triggered a Reshuffle"
+        if after.c_hand or after.c_discard != sorted_cards(before.c_discard + before.c_hand):
+            return f"{action} did not discard the hand {list(before.c_hand)}"
+        return unchanged_except(before, after, ("c_hand", "c_discard", "phase", "pending"), action)
+    if _draw_first(before) and before.c_deck:
+        # Ruling draw-order=draw-first: the deck's last cards are drawn before the Sequence runs.
+        head = after.pending[0] if after.pending else None
+        if (after.reshuffles != before.reshuffles or not isinstance(head, CompanyDraw)
+                or head.count != len(before.c_deck)):
+            return (f"a Draw Phase with {len(before.c_deck)} cards in the deck left {head} to come and "
+                    f"{after.reshuffles - before.reshuffles} Reshuffles run; under ruling draw-order=draw-first "
+                    "the deck's cards are drawn before the Reshuffle Sequence")
+        return None
+    if after.reshuffles != before.reshuffles + 1:
+        return (f"a Draw Phase with {len(before.c_deck)} cards in the deck (fewer than {size}) ran "
+                f"{after.reshuffles - before.reshuffles} Reshuffles")
+    return reshuffled_check(before, action, after)
+
+
+def reshuffled_check(before: GameState, action: Action, after: GameState) -> str | None:
+    """Reshuffle Sequence C and D: the Reserve resolves right to left into the trash; the discards join the deck.
+
+    Checked when the Sequence ran to its draw in one step: no Reserve card with reshuffle effects
+    (they may need choices) and no Star Victory (which ends the game at once, ruling star-timing).
+    """
+    if after.outcome is not None and after.outcome.reason is OutcomeReason.STAR_VICTORY:
+        return None
+    banned_stays = before.rulings.get("banned-reserve") == "stays-honoured"
+    kept: list[int] = []
+    trashed: list[int] = []
+    for card in reversed(before.c_reserve):
+        data = before.game.company_card(card)
+        side = data.reserve
+        banned = data.kind in before.banned
+        if side is not None and side.on_reshuffle and not banned:
+            return None
+        if side is not None and side.stays and (banned_stays or not banned):
+            kept.insert(0, card)
+        else:
+            trashed.append(card)
+    if after.c_reserve != tuple(kept):
+        return f"after the Reshuffle the Reserve holds {list(after.c_reserve)}; expected {kept}"
+    if after.trash != before.trash + tuple(trashed):
+        return (f"after the Reshuffle the trash pile is {list(after.trash)}; the Reserve's cards go on top from "
+                f"right to left: {list(before.trash + tuple(trashed))}")
+    drawing = after.pending and isinstance(after.pending[0], DrawToHandSize)
+    if drawing or (after.outcome is not None and after.outcome.reason is OutcomeReason.MARGINALIZATION):
+        deck = sorted_cards(before.c_deck + before.c_discard + before.c_hand)
+        if after.c_discard or sorted_cards(after.c_deck + after.c_hand) != deck:
+            return (f"after the Reshuffle the deck is {list(after.c_deck)} and the discard pile "
+                    f"{list(after.c_discard)}; the discards join the deck")
+    return None
+
+
+def _reshuffle_trigger(before: GameState, action: Action, after: GameState) -> str | None:
+    """Only the Draw Phase triggers the Reshuffle Sequence; a draw in the Play Phase reshuffles silently."""
+    if after.reshuffles == before.reshuffles:
+        return None
+    if after.reshuffles != before.reshuffles + 1:
+        return f"{action} ran {after.reshuffles - before.reshuffles} Reshuffles"
+    if isinstance(action, EndBuy):
+        return None  # `rule.draw-phase` checks the trigger's condition
+    if isinstance(action, Chance) and before.phase is Phase.COMPANY_DRAW and _draw_first(before):
+        return None
+    return f"{action} in the {before.phase.value} phase triggered a Reshuffle"
+
+
+def _draw_offers(state: GameState) -> str | None:
+    """In each Buy Phase, play the Draw Phase with exactly five and with four cards left in the deck, and once
+    with none left and a Reserve of at least two cards.
+
+    Which deck sizes trigger the Reshuffle Sequence is decided once per turn, at whatever size the
+    deck has; moving cards between the deck and the discard pile so that it holds the hand size, and
+    one card fewer, asks the engine about both sides of the trigger every turn. With the deck emptied
+    into the discard pile the Sequence runs at once under either draw-order ruling; the scoring of the
+    table's Victims (`scoring.demographics`) and the Reserve's resolution into the trash pile, right to
+    left (`reshuffled_check`; cards with a Reserve side and no reshuffle effects moved from the discard
+    pile to fill it up to two), are checked on it every turn instead of at the few real Reshuffles.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_BUY or not state.buys:
+        return None
+    size = state.cards.rules.company_hand_size
+    cards = sorted_cards(state.c_deck + state.c_discard)
+    if len(cards) < size:
+        return None
+    for deck_size in (size, size - 1):
+        probe = dataclasses.replace(state, c_deck=cards[:deck_size], c_discard=cards[deck_size:])
+        after = engine.apply(probe, EndBuy())
+        coming = after.reshuffles > probe.reshuffles or any(isinstance(s, ScoreAndSeed) for s in after.pending)
+        if coming is not (deck_size < size):
+            return (f"a Draw Phase with {deck_size} cards in the deck {'ran' if coming else 'did not run'} the "
+                    f"Reshuffle Sequence (it runs when fewer than {size} are left)")
+        message = _draw_phase(probe, EndBuy(), after)
+        if message is not None:
+            return message
+    company = state.game.company_card
+    fillers = [c for c in cards if (side := company(c).reserve) is not None and not side.on_reshuffle
+               and not side.stays][:max(0, 2 - len(state.c_reserve))]
+    probe = dataclasses.replace(state, c_deck=(), c_discard=minus(cards, fillers),
+                                c_reserve=(*state.c_reserve, *fillers))
+    from doubtspec.invariants.groups.scoring import scoring_check
+
+    after = engine.apply(probe, EndBuy())
+    message = scoring_check(probe, EndBuy(), after) or reshuffled_check(probe, EndBuy(), after)
+    if message is not None:
+        return f"with the deck emptied into the discard pile and the Reserve {list(probe.c_reserve)}: {message}"
+    return None
+
+
+def _reshuffle_offers(state: GameState) -> str | None:
+    """Before a Draw Phase that triggers a Reshuffle, score Profit at each threshold and one below it.
+
+    Which Social Acceptance row seeds and whether a star is earned depend on the Profit scored, and
+    generated games seldom score 12 or more; putting that many Victims among the Elderly (who score
+    all and leave) and playing the Draw Phase asks the engine about every boundary of the chart and of
+    the star threshold, checked by `scoring.demographics`' arithmetic.
+    """
+    if (not at_rest(state) or state.phase is not Phase.COMPANY_BUY or not state.buys
+            or len(state.c_deck) >= state.cards.rules.company_hand_size or (_draw_first(state) and state.c_deck)):
+        return None
+    for card in state.c_reserve:
+        reserve = state.game.company_card(card).reserve
+        if reserve is not None and reserve.on_reshuffle:
+            return None
+    from doubtspec.invariants.groups.scoring import scoring_check
+
+    rules, display = state.cards.rules, state.cards.display
+    victims_total = sum(state.victims) + in_supply(state, TokenKind.VICTIMS)
+    boundaries = {rules.star_threshold - 1, rules.star_threshold}
+    for row in display.chart:
+        boundaries |= {row.min_profit - 1, row.min_profit}
+    supply = list(state.supply)
+    for scored in sorted(b for b in boundaries if 0 <= b <= victims_total):
+        supply[TOKEN_INDEX[TokenKind.VICTIMS]] = victims_total - scored
+        probe = dataclasses.replace(state, victims=(0, 0, 0, scored), supply=tuple(supply))
+        after = engine.apply(probe, EndBuy())
+        message = scoring_check(probe, EndBuy(), after)
+        if message is not None:
+            return f"what if {scored} Elderly scored: {message}"
+    return None
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    TransitionInvariant("rule.draw-phase", "The Draw Phase discards the hand and triggers a Reshuffle exactly when "
+                        "fewer than five cards are left in the deck.", (S.COMPANY_ON_YOUR_GO, S.RESHUFFLE_SEQUENCE),
+                        _draw_phase),
+    TransitionInvariant("rule.reshuffle-trigger", "Only the Draw Phase triggers the Reshuffle Sequence, once; a draw "
+                        "during the Play Phase reshuffles without it.", (S.RESHUFFLE_SEQUENCE,), _reshuffle_trigger),
+    StateInvariant("rule.draw-offers", "A Draw Phase with the hand size left in the deck draws; with one card "
+                   "fewer it runs the Reshuffle Sequence, which scores the table's Victims and resolves the Reserve "
+                   "as the rules say.", (S.COMPANY_ON_YOUR_GO, S.RESHUFFLE_SEQUENCE), _draw_offers),
+    StateInvariant("rule.reshuffle-offers", "A Reshuffle scoring Profit at each boundary of the Social Acceptance "
+                   "Chart and of the star threshold seeds and stars as the chart and the threshold say.",
+                   (S.SCORING_DEMOGRAPHICS, S.SEED_DEMOGRAPHICS), _reshuffle_offers),
+)
+"""The `rule.*` invariants of this module, in the order they are checked and listed."""

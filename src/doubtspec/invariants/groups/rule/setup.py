@@ -1,0 +1,50 @@
+"""`rule.setup`: both sides' Set-Up, checked at the Movement's first decision."""
+
+from __future__ import annotations
+
+from doubtspec.invariants.derived import at_rest
+from doubtspec.invariants.groups.rule.frame import sorted_cards
+from doubtspec.invariants.shapes import Invariant, StateInvariant
+from doubtspec.model.state import NO_CARD, GameState, Phase
+from doubtspec.rulebook import Section
+
+S = Section
+
+
+def _setup(state: GameState) -> str | None:
+    """Company and Movement Set-Up, checked at the Movement's first decision (round 1, nothing played yet)."""
+    if (not at_rest(state) or state.round != 1 or state.phase is not Phase.MOVEMENT_TURN or state.m_hand
+            or len(state.tableau) != 1 or state.c_discard):
+        return None
+    cards, rules, display = state.cards, state.cards.rules, state.cards.display
+    if sorted_cards(state.c_hand + state.c_deck) != sorted_cards(cards.starting_deck) or len(state.c_hand) != \
+            rules.company_hand_size:
+        return f"Set-Up dealt the hand {list(state.c_hand)} from the deck {list(state.c_deck)}"
+    for i, pile in enumerate(state.piles):
+        if pile != tuple(sorted(cards.piles[i].cards, reverse=True)):
+            return f"pile {i} was laid out as {list(pile)}; the lowest number goes on top (ruling pile-order)"
+    pairs = set(cards.stack_pairs)
+    if len(state.stacks) != rules.stacks_dealt or any(len(s) != 2 or (s[0], s[1]) not in pairs or s[1] != s[0] + 1
+                                                      for s in state.stacks):
+        return f"Set-Up dealt the stacks {list(state.stacks)}: {rules.stacks_dealt} odd/even pairs, the even on top"
+    if (state.victims != display.setup_victims or state.doubt != display.setup_doubt or state.profit
+            or state.stars or state.influence != rules.movement_starting_influence):
+        return (f"Set-Up left Victims {list(state.victims)}, Doubt {list(state.doubt)}, Profit {state.profit}, "
+                f"stars {state.stars} and Influence {state.influence}")
+    start, up = state.tableau[0]
+    if not up or start not in cards.movement_starting:
+        return f"the Tableau starts with {state.tableau[0]}, not a face-up starting card"
+    if NO_CARD in state.market and state.m_deck:
+        return f"Set-Up left Market spaces empty with {len(state.m_deck)} cards in the deck"
+    upper = {g for g in state.goals[:6]}
+    if NO_CARD in state.goals or not {7, 8, 9} <= upper or len(set(state.goals)) != 9:
+        return f"the Goal structure was dealt as {list(state.goals)}: G7-G9 and three others in the first six places"
+    return None
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    StateInvariant("rule.setup", "Set-Up deals the Company's hand, piles and stacks, the display, the starting "
+                   "card, the Market and the Goal structure as the rules say.",
+                   (S.COMPANY_SETUP, S.MOVEMENT_SETUP), _setup),
+)
+"""The `rule.*` invariants of this module, in the order they are checked and listed."""
