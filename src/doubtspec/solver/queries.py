@@ -85,12 +85,14 @@ QUICK_SHARE = 0.15
 """The share of the budget for the abstraction's first pass, before the hunt (a proved "no" ends the question)."""
 HUNT_SHARE = 0.3
 """The share of what is left that the hunt may use before the proofs go on (it stops early on a find)."""
-ABSTRACTION_SHARE = 0.75
-"""The share of what is left after the hunt that the abstraction may use before the unrolling takes over.
+ABSTRACTION_SHARE = 1.0
+"""The share of what is left after the hunt that the abstraction may use; the unrolling gets what it leaves.
 
-The Movement's abstraction gets all of it: its refinement makes the witnesses at the turns it cannot
-rule out, and the unrolling with a free Movement decides no turn past the abstraction's (on the shipped
-set it ran out of time at turn 7 of Goal Victory with most of the question's 2 GiB)."""
+All of it: the abstraction's "impossible" needs no caps, and the unrolling takes over only the turns after
+one the abstraction found possible (where the exact check is what is needed) or when the abstraction
+stops early. Where the abstraction stalls, the unrolling decided no turn past it on the shipped set
+(Goal Victory at turn 7, Profit at turn 4) and took most of the question's memory (2.1 GiB for
+`profit --by-turn 12`); the Movement's refinement makes the witnesses at the turns it cannot rule out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,9 +363,7 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
             upto = answer.earliest - 1 if earliest else 0
     # The abstraction again, with the time the hunt left: its "impossible" is the game's, with no caps.
     if prover is not None and abstract_open and proved < upto and budget.can_start():
-        share = ABSTRACTION_SHARE if use_unrolling and not isinstance(prover, MovementProver) else 1.0
-        for settled in prover.decide(upto, budget.share(share),
-                                     first_turn=proved + 1):
+        for settled in prover.decide(upto, budget.share(ABSTRACTION_SHARE), first_turn=proved + 1):
             answer.proofs.add(settled)
             if settled.verdict is TurnVerdict.IMPOSSIBLE:
                 proved = settled.turn
