@@ -21,7 +21,7 @@ from typing import Any
 from doubtspec.invariants import catalog, corpus
 from doubtspec.model import company, engine, legal, movement
 from doubtspec.model.actions import Action, MovementBuy
-from doubtspec.model.cards import Icon, TokenKind, Trigger, Zone
+from doubtspec.model.cards import AddRestriction, Icon, TokenKind, Trigger, Zone
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState
 from doubtspec.model.steps import Agitation, CompanyDraw, Effect, ResolveEffect, StartCompanyTurn, Step
@@ -200,6 +200,20 @@ def _play_one_cheaper() -> tuple[Patch, ...]:
         original(w, flip, max(0, cost - 1))
 
     return ((movement, "pay_influence", pay_influence),)
+
+
+def _restriction_from_empty_pile() -> tuple[Patch, ...]:
+    original = movement.achieve
+
+    def achieve(w: Work, slot: int) -> None:
+        # A Goal's Restriction card is taken from the pile without looking whether one is left.
+        pile = w.game.cards.restriction_pile()
+        wants = any(isinstance(e, AddRestriction) for e in w.game.goal(w.goals[slot]).effects)
+        if pile is not None and wants and not w.piles[pile]:
+            w.c_discard = sorted_with(w.c_discard, w.piles[pile][-1])  # raises IndexError: nothing to take
+        original(w, slot)
+
+    return ((movement, "achieve", achieve),)
 
 
 def _restriction_withheld() -> tuple[Patch, ...]:
@@ -474,6 +488,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.movement-play", "rule.movement-buy"), _play_one_cheaper),
     Mutant("restriction-withheld", "Achieving a Goal does not add its Restriction card to the Company's discard.",
            ("rule.goal", "rule.goal-offers"), _restriction_withheld),
+    Mutant("restriction-from-empty-pile",
+           "A Goal takes its Restriction card from the pile without looking whether one is left.",
+           ("rule.goal", "rule.goal-offers"), _restriction_from_empty_pile),
     Mutant("star-at-thirteen", "A Reshuffle scoring exactly the star threshold earns no star.",
            ("scoring.demographics", "rule.reshuffle-offers", "rule.draw-offers"), _star_at_thirteen),
     Mutant("four-lobbies", "A card may hold four Profit tokens of Lobbying.",

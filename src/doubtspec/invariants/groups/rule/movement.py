@@ -416,7 +416,8 @@ def _agitation_offers(state: GameState) -> str | None:
 
 
 def _goal_offers(state: GameState) -> str | None:
-    """On each Movement turn, achieve each available Goal with Agitation to spare and check what it does.
+    """On each Movement turn, achieve each available Goal with Agitation to spare and check what it does,
+    also with the Restrictions pile empty.
 
     What a Goal does to the Company (its bans, its Restriction card) happens only when a Goal is
     achieved, which generated games reach late; an Agitation with icons enough for any Goal, answered
@@ -427,12 +428,25 @@ def _goal_offers(state: GameState) -> str | None:
     from doubtspec.model.legal import choice_actions
 
     step = Agitation(icons=99)
-    probe = dataclasses.replace(state, pending=(step,))
-    for action in choice_actions(probe, step):
-        if isinstance(action, Agitate) and action.tokens == 0:
-            message = _goal(probe, action, engine.apply(probe, action))
-            if message is not None:
-                return f"achieving the Goal at place {action.slot}: {message}"
+    probes = [("", dataclasses.replace(state, pending=(step,)))]
+    pile = next((i for i, p in enumerate(state.cards.piles) if p.kind == "restriction"), None)
+    if pile is not None and state.piles[pile]:
+        # The Restrictions pile already emptied by earlier Goals (its cards in the Company's discard pile):
+        # a Goal's Restriction card then adds nothing, a state generated games hardly ever reach.
+        emptied = dataclasses.replace(state, pending=(step,), piles=tuple(() if i == pile else p for i, p in
+                                                                          enumerate(state.piles)),
+                                      c_discard=sorted_cards(state.c_discard + state.piles[pile]))
+        probes.append((" with the Restrictions pile empty", emptied))
+    for situation, probe in probes:
+        for action in choice_actions(probe, step):
+            if isinstance(action, Agitate) and action.tokens == 0:
+                try:
+                    after = engine.apply(probe, action)
+                except Exception as exc:  # the engine failing on a legal Goal is the finding
+                    return f"achieving the Goal at place {action.slot}{situation} raised {type(exc).__name__}: {exc}"
+                message = _goal(probe, action, after)
+                if message is not None:
+                    return f"achieving the Goal at place {action.slot}{situation}: {message}"
     return None
 
 
