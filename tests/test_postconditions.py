@@ -23,8 +23,8 @@ from doubtspec.model.game import Game
 from doubtspec.model.state import Actor, GameState, Phase
 
 RULE_MUTANTS = ("trash-at-face-value", "reshuffle-at-five", "reserve-trashed-left-to-right", "bonus-from-flipped",
-                "play-one-cheaper", "restriction-withheld", "restriction-from-empty-pile", "star-at-thirteen",
-                "four-lobbies", "short-hand-kept",
+                "play-one-cheaper", "restriction-withheld", "restriction-from-empty-pile", "pays-only-unequal",
+                "star-at-thirteen", "four-lobbies", "short-hand-kept",
                 "defeat-ignores-bans", "banned-reserve-triggers", "banned-reshuffle-effects", "removed-card-to-hand",
                 "pacing-without-refresh", "progress-not-credited", "unlobby-next-space", "empty-draw-stalls",
                 "organize-wrong-end", "buy-only-when-full", "reshuffle-before-drawing", "no-flips", "effect-once",

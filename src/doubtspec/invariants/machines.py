@@ -201,7 +201,8 @@ NO_CRASH = catalog.BY_ID["contract.no-crash"]
 SAMPLED: frozenset[str] = frozenset({
     "contract.apply-pure", "contract.legal", "ban.reserve-trigger", "ban.offers", "doubt.messaging-offers",
     "outcome.profit-offers", "rule.buy-offers", "rule.draw-offers", "rule.reshuffle-offers", "lobby.offers",
-    "hand.marginalization-offers", "outcome.defeat-offers", "ban.trigger-offers", "ban.reshuffle-offers",
+    "hand.marginalization-offers", "outcome.defeat-offers",
+    "outcome.defeat-boundary-offers", "ban.trigger-offers", "ban.reshuffle-offers",
     "tableau.full-offers", "rule.goal-offers", "rule.unlobby-offers", "rule.empty-draw-offers",
     "ban.silent-reshuffle-offers", "rule.organize-offers", "hand.movement-buy-offers",
     "rule.flip-offers", "rule.doubt-count-offers",

@@ -202,6 +202,14 @@ def _play_one_cheaper() -> tuple[Patch, ...]:
     return ((movement, "pay_influence", pay_influence),)
 
 
+def _pays_only_unequal() -> tuple[Patch, ...]:
+    def can_pay(self: Game, others: tuple[int, ...], cost: int) -> bool:
+        # The Economic Defeat check compares the rest of the hand with the cost by inequality, not "at least".
+        return cost <= 0 or sum(self.budget[c] for c in others) != cost
+
+    return ((Game, "can_pay", can_pay),)
+
+
 def _restriction_from_empty_pile() -> tuple[Patch, ...]:
     original = movement.achieve
 
@@ -488,6 +496,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.movement-play", "rule.movement-buy"), _play_one_cheaper),
     Mutant("restriction-withheld", "Achieving a Goal does not add its Restriction card to the Company's discard.",
            ("rule.goal", "rule.goal-offers"), _restriction_withheld),
+    Mutant("pays-only-unequal", "The Economic Defeat check takes a hand worth exactly a card's cost for one that "
+           "cannot pay it, and one worth less for one that can.", ("outcome.defeat-boundary-offers",),
+           _pays_only_unequal),
     Mutant("restriction-from-empty-pile",
            "A Goal takes its Restriction card from the pile without looking whether one is left.",
            ("rule.goal", "rule.goal-offers"), _restriction_from_empty_pile),

@@ -133,6 +133,41 @@ def _defeat_offers(state: GameState) -> str | None:
     return None if message is None else f"with every kind in the Company's hand banned: {message}"
 
 
+def _defeat_boundary_offers(state: GameState) -> str | None:
+    """On each Movement turn, give the Company a hand whose one playable card costs what the rest holds, or one more.
+
+    Whether a card can be played turns on whether the rest of the hand pays its cost, and a generated
+    hand nearly always holds a card that costs nothing; so for each card of the hand that costs 1 to
+    `hand size - 1`, the hand becomes that card and Budget-1 cards of other kinds (banned, with the
+    Reserve empty, so only that card can be played) worth exactly its cost, then one less. The start of
+    the Company's turn must end the game in Economic Defeat exactly when `can_play` (recomputed from the
+    card data) says nothing can be played.
+    """
+    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or not state.c_hand:
+        return None
+    game = state.game
+    size = state.cards.rules.company_hand_size
+    ones = sorted((card.number, card.kind) for card in state.cards.company.values() if card.budget == 1)
+    for card in state.c_hand:
+        data = game.company_card(card)
+        if data.standard is None or data.kind in state.banned or not 1 <= data.standard.cost < size:
+            continue
+        fillers = [number for number, kind in ones if kind != data.kind]
+        for worth in (data.standard.cost, data.standard.cost - 1):
+            hand = (card, *fillers[:worth])
+            if len(hand) != worth + 1:
+                continue
+            kinds = {game.company_card(c).kind for c in hand[1:]}
+            probe = dataclasses.replace(state, c_hand=tuple(sorted(hand)), c_reserve=(),
+                                        banned=tuple(sorted(kinds | set(state.banned))))
+            after = engine.apply(probe, Pass())
+            message = _economic_defeat(after)
+            if message is not None:
+                return (f"with the hand {sorted(hand)}, card {card} costing {data.standard.cost} and the rest "
+                        f"worth {worth}: {message}")
+    return None
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("outcome.reason", "A finished game's reason holds and names the right winner; "
                    "a game goes on only while no victory has been reached.",
@@ -150,5 +185,9 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("outcome.defeat-offers",
                    "With every kind in the Company's hand banned, its turn ends in Economic Defeat exactly when no "
                    "card can be played (Loopholes aside).", (S.COMPANY_RULES, S.COMPANY_INTERFERENCE), _defeat_offers),
+    StateInvariant("outcome.defeat-boundary-offers",
+                   "With a hand whose one playable card costs what the rest of the hand holds, or one more, its "
+                   "turn ends in Economic Defeat exactly when the card cannot be paid for.",
+                   (S.COMPANY_RULES, S.COMPANY_ON_YOUR_GO), _defeat_boundary_offers),
 )
 """The `outcome.*` invariants, in the order they are checked and listed."""
