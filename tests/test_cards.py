@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from typing import get_args
 
@@ -20,14 +21,21 @@ from cli_run import run_cli
 from doubtspec.errors import CardFileError
 from doubtspec.model.cards import (
     NAMED_EFFECTS,
+    AddDoubt,
+    AddVictims,
     BonusKind,
     CardSet,
     CompanyEffect,
+    Discount,
+    DrawCards,
     GoalEffect,
     HandSize,
     Icon,
+    Lobby,
     MarketAction,
     NamedEffect,
+    RemoveMarketCard,
+    ScoreProfit,
     Trigger,
     default_cards_path,
     load_cards,
@@ -307,3 +315,36 @@ def test_markup_in_names_and_paths_is_shown_as_written(tmp_path: Path) -> None:
     assert code == 0 and "[/] Free Samples" in out, err
     code, _, err = run_cli("cards", "check", str(tmp_path / "[red]missing.toml"))
     assert code == 2 and "[red]missing.toml" in err
+
+
+_COMPANY_OPS = {"victims": AddVictims, "doubt": AddDoubt, "profit": ScoreProfit, "draw": DrawCards, "lobby": Lobby,
+                "remove_market": RemoveMarketCard, "discount": Discount, "named": NamedEffect}
+"""Each Company effect `op` of the card file format (docs/cards.md) and the effect it must load as."""
+
+
+def test_every_company_effect_loads_as_its_op(shipped: CardSet) -> None:
+    # Read the file a second way (plain TOML) and compare each effect, in order, with the loaded card: a
+    # loader that read one op as another would change the game without breaking any invariant, since the
+    # engine and the catalog both read the loaded cards.
+    raw = tomllib.loads(TEXT)
+    checked = 0
+    for card in raw["company"]["cards"]:
+        loaded = shipped.company[card["number"]]
+        for side_name in ("standard", "reserve"):
+            side = card.get(side_name)
+            loaded_side = getattr(loaded, side_name)
+            if side is None:
+                assert loaded_side is None
+                continue
+            lists = [("effects", side.get("effects", []), loaded_side.effects)]
+            if side_name == "reserve":
+                lists.append(("on_reshuffle", side.get("on_reshuffle", []), loaded_side.on_reshuffle))
+            for field, written, read in lists:
+                where = f"card {card['number']} {side_name}.{field}"
+                assert [type(e) for e in read] == [_COMPANY_OPS[e["op"]] for e in written], where
+                for text, effect in zip(written, read, strict=True):
+                    amount = text.get("count", text.get("amount"))
+                    if amount is not None:
+                        assert getattr(effect, "count", getattr(effect, "amount", None)) == amount, where
+                    checked += 1
+    assert checked > 60
