@@ -46,12 +46,19 @@ from doubtspec.model.steps import (
     Organize,
 )
 
-ZONE_LABELS = {
-    Zone.CHILDREN: "Children (□)",
-    Zone.ADULTS: "Adults (Ⅰ)",
-    Zone.MIDDLE_AGE: "Middle Age (Ⅱ)",
-    Zone.ELDERLY: "Elderly (Ⅲ)",
+ZONE_NAMES: dict[Zone, str] = {
+    Zone.CHILDREN: "Children",
+    Zone.ADULTS: "Adults",
+    Zone.MIDDLE_AGE: "Middle Age",
+    Zone.ELDERLY: "Elderly",
 }
+"""The demographic Zones by name (the card catalogue's short form)."""
+
+ZONE_SYMBOLS: dict[Zone, str] = {Zone.CHILDREN: "□", Zone.ADULTS: "Ⅰ", Zone.MIDDLE_AGE: "Ⅱ", Zone.ELDERLY: "Ⅲ"}
+"""Each Zone's mark on the Company's display."""
+
+ZONE_LABELS: dict[Zone, str] = {zone: f"{name} ({ZONE_SYMBOLS[zone]})" for zone, name in ZONE_NAMES.items()}
+"""The Zones as the display shows them: name and mark."""
 
 
 # --- names ------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from doubtspec.describe import ZONE_NAMES
 from doubtspec.model.cards import (
     AddDoubt,
     AddRestriction,
@@ -32,13 +33,6 @@ from doubtspec.model.cards import (
 )
 from doubtspec.model.game import Game
 from doubtspec.model.movement import COVERED_BY, GOAL_ROWS
-
-ZONE_NAMES: dict[Zone, str] = {
-    Zone.CHILDREN: "Children",
-    Zone.ADULTS: "Adults",
-    Zone.MIDDLE_AGE: "Middle Age",
-    Zone.ELDERLY: "Elderly",
-}
 
 
 def _plural(count: int, word: str) -> str:
