@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,15 +18,27 @@ from doubtspec.model.work import Work
 
 
 def test_cpu_limit_stops_a_busy_loop_and_restores_the_outer_timer() -> None:
-    started = time.process_time()
-    with pytest.raises(watchdog.StepStalled, match=r"the loop used more than 0\.2 CPU seconds"), \
-            watchdog.cpu_limit("the loop", seconds=0.2):
-        while True:
-            pass
-    assert time.process_time() - started < 2.0
-    with watchdog.cpu_limit("a quick step", seconds=0.2):
-        total = sum(range(1000))
-    assert total == 499500
+    def outer(_signum: int, _frame: object) -> None:  # an enclosing limit's handler, never due in this test
+        raise AssertionError("the outer timer fired")
+
+    previous = signal.signal(signal.SIGPROF, outer)
+    signal.setitimer(signal.ITIMER_PROF, 100.0)
+    try:
+        started = time.process_time()
+        with pytest.raises(watchdog.StepStalled, match=r"the loop used more than 0\.2 CPU seconds"), \
+                watchdog.cpu_limit("the loop", seconds=0.2):
+            while True:
+                pass
+        assert time.process_time() - started < 2.0
+        with watchdog.cpu_limit("a quick step", seconds=0.2):
+            total = sum(range(1000))
+        assert total == 499500
+        # The enclosing handler and timer are back, the timer less the time spent inside.
+        assert signal.getsignal(signal.SIGPROF) is outer
+        assert 90.0 < signal.getitimer(signal.ITIMER_PROF)[0] < 99.85
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0.0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
+import time
 from collections.abc import Iterator
 
 STEP_SECONDS = 5.0
@@ -39,6 +40,7 @@ def cpu_limit(what: str, seconds: float | None = None) -> Iterator[None]:
         raise StepStalled(f"{what} used more than {limit:g} CPU seconds: it is stuck")
 
     previous = signal.signal(signal.SIGPROF, expire)
+    started = time.process_time()
     outer_delay, outer_interval = signal.setitimer(signal.ITIMER_PROF, limit)
     try:
         yield
@@ -46,4 +48,7 @@ def cpu_limit(what: str, seconds: float | None = None) -> Iterator[None]:
         signal.setitimer(signal.ITIMER_PROF, 0.0)
         signal.signal(signal.SIGPROF, previous)
         if outer_delay or outer_interval:
-            signal.setitimer(signal.ITIMER_PROF, outer_delay or outer_interval, outer_interval)
+            # The enclosing timer goes on from where it was, less the CPU time spent in here (if that
+            # already took it past its end, it fires at once).
+            left = outer_delay - (time.process_time() - started) if outer_delay else outer_interval
+            signal.setitimer(signal.ITIMER_PROF, max(left, 1e-3), outer_interval)
