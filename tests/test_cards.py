@@ -307,7 +307,9 @@ def _with_names(tmp_path: Path, name: str) -> Path:
     return path
 
 
-def test_markup_in_names_and_paths_is_shown_as_written(tmp_path: Path) -> None:
+def test_markup_in_names_and_paths_is_shown_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Wide enough that Rich never wraps the temporary path (its length grows with pytest's run counter).
+    monkeypatch.setenv("COLUMNS", "400")
     path = _with_names(tmp_path, "[/] Free Samples ")
     code, out, _ = run_cli("cards", "check", str(path))
     assert code == 0 and "[red]cards:x:.toml" in out and "[/] Free Samples" in out
