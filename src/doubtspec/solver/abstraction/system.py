@@ -178,6 +178,8 @@ class RoundBmc:
     system: RoundSystem
     solver: z3.Solver = field(init=False)
     states: list[dict[str, z3.ArithRef]] = field(init=False)
+    rounds: list[z3.BoolRef] = field(init=False)
+    """Set-Up's formula, then each round's: what the solver holds besides the queries' own assertions."""
     model: z3.ModelRef | None = field(init=False, default=None)
     _template: StepTemplate | None = field(init=False, default=None)
 
@@ -185,9 +187,10 @@ class RoundBmc:
         self.solver = z3.Solver()
         first = self.system.state("@0")
         self.states = [first]
-        self.solver.add(self.system.init(first), self.system.invariant(first))
+        self.rounds = [z3.And(self.system.init(first), self.system.invariant(first))]
+        self.solver.add(self.rounds[0])
 
-    def _extend(self, rounds: int, budget: Budget | None = None) -> bool:
+    def extend(self, rounds: int, budget: Budget | None = None) -> bool:
         """Unroll up to `rounds`; False if the budget ran out first."""
         if self._template is None:
             try:
@@ -199,8 +202,9 @@ class RoundBmc:
                 return False
             k = len(self.states)
             post = self.system.state(f"@{k}")
-            self.solver.add(self._template.instance(self.states[-1], post, f"@{k}", z3.IntVal(k)),
-                            self.system.invariant(post))
+            self.rounds.append(z3.And(self._template.instance(self.states[-1], post, f"@{k}", z3.IntVal(k)),
+                                      self.system.invariant(post)))
+            self.solver.add(self.rounds[-1])
             self.states.append(post)
         return True
 
@@ -211,7 +215,7 @@ class RoundBmc:
         problems varies by an order of magnitude with the seed, so a caller may restart with another.
         """
         self.model = None
-        if not self._extend(rounds, budget):
+        if not self.extend(rounds, budget):
             return TurnVerdict.UNKNOWN
         goal = z3.Bool(f"__target_by@{rounds}")
         self.solver.add(z3.Implies(goal, z3.Or([self.system.target(s) for s in self.states[: rounds + 1]])))
