@@ -46,8 +46,9 @@ class HuntSettings:
     explore: float = 0.15
     setups: int = 48
     max_width: int = 512
-    improve: int = 2
-    """Wider passes to try for an earlier witness after a find (only when the hunt has a deadline)."""
+    improve: int = 6
+    """Passes that may fail in a row while looking for an earlier witness after a find (only when the hunt
+    has a deadline)."""
     seed: int = 0
 
 
@@ -152,7 +153,11 @@ def hunt(game: Game, target: Target, progress: Progress, max_rounds: int, passiv
     """Search for a game that meets `target` by round `max_rounds`, until `deadline` (a `time.perf_counter()`).
 
     Passes run with a doubling beam width, each with fresh randomness; after a find, later passes
-    look for an earlier one. `passive`: the Movement always passes. `company`: the Company's
+    look for an earlier one. With a deadline the width goes back to the first pass's after reaching a
+    ceiling (four times it, then eight, ...): a witness that needs rare luck is found sooner by more
+    tries than by one wide beam. On the shipped set a third star turns up at turn 8 in 4 of 20 seeded
+    passes of width 24 (about 1.9 CPU s each) and in 4 of 6 of width 96 (about 9 s each); the others
+    stop at turn 9. `passive`: the Movement always passes. `company`: the Company's
     roll-out agent ("careful" when it only has to keep the game going for the Movement's target).
     """
     cfg = settings if settings is not None else HuntSettings()
@@ -163,6 +168,7 @@ def hunt(game: Game, target: Target, progress: Progress, max_rounds: int, passiv
     seen = 0
     searched = 0
     width = cfg.width
+    ceiling = 4 * cfg.width
     bound = max_rounds
     retries = cfg.improve
     while bound >= 1 and width <= cfg.max_width:
@@ -177,6 +183,9 @@ def hunt(game: Game, target: Target, progress: Progress, max_rounds: int, passiv
             width *= 2
             if best is not None:
                 retries -= 1
+            if deadline is not None and width > ceiling:
+                # Restart narrow with new randomness, and let the next cycle go one doubling wider.
+                width, ceiling = cfg.width, 2 * ceiling
         if best is not None and (deadline is None or retries <= 0):
             break
         if deadline is not None and time.perf_counter() > deadline:
