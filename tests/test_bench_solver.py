@@ -195,14 +195,14 @@ def test_bench_goals_shipped(benchmark: Any, bound: int) -> None:
 
 @pytest.mark.benchmark
 @pytest.mark.slow
-@pytest.mark.parametrize("timeout_s", [120.0, 400.0])
+@pytest.mark.parametrize("timeout_s", [120.0])
 @pytest.mark.parametrize("name", ["shipped", "large"])
 def test_bench_movement_win_by_turn_twelve(benchmark: Any, name: str, timeout_s: float) -> None:
     """The aim: `movement-win --by-turn 12` with its earliest turn proved within 120 s (and how long it takes).
 
     Both files share the Movement's cards, Goals and Market: the abstraction rules out turns 1-6 and its
     turn-7 run becomes a Goal Victory in the engine, so "earliest at turn 7 (proved)" needs the turn-7
-    check (95-130 CPU-seconds) within the budget."""
+    check (one fresh solver: 55-90 CPU-seconds, depending on Z3's seed) within the budget."""
     answer = benchmark.pedantic(solve, args=(FILES[name], QueryKind.MOVEMENT_WIN, 12),
                                 kwargs={"timeout_s": timeout_s}, rounds=1, iterations=1)
     _record_answer(benchmark, answer)
