@@ -6,6 +6,7 @@ only `legal` asks the engine's public API, for the actions it offers.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 
 from doubtspec.model import engine
@@ -120,3 +121,26 @@ def can_buy(state: GameState) -> bool:
 
 def at_rest(state: GameState) -> bool:
     return state.outcome is None and not state.pending
+
+
+def reshuffle_probes(state: GameState, card: int, banned: tuple[str, ...]) -> tuple[GameState, GameState] | None:
+    """Two states before a Draw Phase whose Reshuffle Sequence runs at once, differing only in where `card` is.
+
+    In the first `card` is at the Reserve's right end (resolved first in step C); in the second it is on
+    the trash pile already. The card is taken from wherever the Company has it or from a pile (None if
+    it is in neither, e.g. in the Restrictions pile's Goals), the deck is emptied into the discard pile
+    (so the Sequence runs at once under either draw-order ruling), and `banned` replaces the bans.
+    """
+    places = (state.c_deck, state.c_discard, state.c_hand, state.c_reserve, state.trash, *state.piles)
+    if not any(card in place for place in places):
+        return None
+
+    def rest(cards: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(c for c in cards if c != card)
+
+    base = dataclasses.replace(state, banned=banned, c_deck=(), c_hand=rest(state.c_hand),
+                               c_discard=tuple(sorted(rest(state.c_deck) + rest(state.c_discard))),
+                               piles=tuple(rest(pile) for pile in state.piles))
+    in_reserve = dataclasses.replace(base, c_reserve=(*rest(state.c_reserve), card), trash=rest(state.trash))
+    trashed = dataclasses.replace(base, c_reserve=rest(state.c_reserve), trash=(*rest(state.trash), card))
+    return in_reserve, trashed

@@ -205,7 +205,7 @@ SAMPLED: frozenset[str] = frozenset({
     "outcome.defeat-boundary-offers", "ban.trigger-offers", "ban.reshuffle-offers",
     "tableau.full-offers", "rule.goal-offers", "rule.unlobby-offers", "rule.empty-draw-offers",
     "ban.silent-reshuffle-offers", "rule.organize-offers", "hand.movement-buy-offers",
-    "rule.flip-offers", "rule.doubt-count-offers",
+    "rule.flip-offers", "rule.doubt-count-offers", "rule.reserve-resolve-offers",
 })
 """The checks that re-run the engine (purity, legality, the what-ifs): each costs more than a step of the
 game itself, so a profile runs them at its first chance in each example and on every `check_every`-th

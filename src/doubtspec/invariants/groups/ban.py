@@ -11,6 +11,7 @@ from doubtspec.invariants.derived import (
     at_rest,
     card_kind,
     loopholes,
+    reshuffle_probes,
 )
 from doubtspec.invariants.shapes import (
     Invariant,
@@ -228,18 +229,11 @@ def _silent_reshuffle_offers(state: GameState) -> str | None:
         side = company(card).reserve
         if side is None or (side.stays and stays_honoured):
             continue
-        places = (state.c_deck, state.c_discard, state.c_hand, state.c_reserve, state.trash, *state.piles)
-        if not any(card in place for place in places):
+        kinds = {company(c).kind for c in (*state.c_reserve, card)} | set(state.banned)
+        probes = reshuffle_probes(state, card, tuple(sorted(kinds)))
+        if probes is None:
             continue
-        rest = {c: tuple(x for x in place if x != card) for c, place in (
-            ("deck", state.c_deck), ("discard", state.c_discard), ("hand", state.c_hand),
-            ("reserve", state.c_reserve), ("trash", state.trash))}
-        kinds = {company(c).kind for c in (*rest["reserve"], card)} | set(state.banned)
-        base = dataclasses.replace(state, banned=tuple(sorted(kinds)), c_deck=(), c_hand=rest["hand"],
-                                   c_discard=tuple(sorted(rest["deck"] + rest["discard"])),
-                                   piles=tuple(tuple(x for x in pile if x != card) for pile in state.piles))
-        in_reserve = dataclasses.replace(base, c_reserve=(*rest["reserve"], card), trash=rest["trash"])
-        trashed = dataclasses.replace(base, c_reserve=rest["reserve"], trash=(*rest["trash"], card))
+        in_reserve, trashed = probes
         with_card, without_card = engine.apply(in_reserve, EndBuy()), engine.apply(trashed, EndBuy())
         # A Star Victory in step A ends the game before step C: the card is still where it was put.
         ended = with_card.outcome is not None and with_card.outcome.reason is OutcomeReason.STAR_VICTORY

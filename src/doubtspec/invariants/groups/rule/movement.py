@@ -383,10 +383,13 @@ def _pacing(before: GameState, action: Action, after: GameState) -> str | None:
 
 
 def _reshuffled_this_turn(state: GameState) -> bool:
-    """Whether the Company's Draw Phase in progress ran the Reshuffle Sequence (Pacing follows it)."""
-    from doubtspec.model.steps import EndCompanyTurn
+    """Whether the Company's Draw Phase in progress ran the Reshuffle Sequence (Pacing follows it).
 
-    return any(isinstance(step, EndCompanyTurn) and step.pacing for step in state.pending)
+    Read from the Company's discard pile, not from the engine's pending steps (an engine that forgot
+    Pacing would say no): the Sequence shuffles the discards into the deck, while any other Draw
+    Phase discards at least the card bought that turn (a turn without a buy is an Economic Defeat).
+    """
+    return state.phase is Phase.COMPANY_DRAW and not state.c_discard
 
 
 def _agitation_offers(state: GameState) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from doubtspec.invariants.derived import at_rest
+from doubtspec.invariants.derived import at_rest, reshuffle_probes
 from doubtspec.invariants.groups.rule.frame import in_supply, minus, sorted_cards, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
@@ -13,8 +13,8 @@ from doubtspec.model.actions import (
     Chance,
     EndBuy,
 )
-from doubtspec.model.cards import TokenKind
-from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Phase
+from doubtspec.model.cards import ScoreProfit, TokenKind
+from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, OutcomeReason, Phase
 from doubtspec.model.steps import CompanyDraw, DrawToHandSize, ScoreAndSeed
 from doubtspec.rulebook import Section
 
@@ -174,6 +174,96 @@ def _reshuffle_offers(state: GameState) -> str | None:
     return None
 
 
+def _pacing_refill(before: GameState, action: Action, after: GameState) -> str | None:
+    """Pacing: after the Company's Reshuffle Sequence and before the Movement's turn, the Market moves up
+    and is refilled and the spent Flight comes back; after any other Draw Phase neither happens
+    (`rule.pacing` checks the passives and the shift on the step that starts Pacing).
+
+    Checked on the step that starts the Movement's turn. Whether a Sequence ran is read from the
+    Company's discard pile, not from the engine's steps: the Sequence shuffles the discards into the
+    deck, while any other Draw Phase discards at least the card bought that turn (a turn without a
+    play and a buy is an Economic Defeat, which ends the game).
+    """
+    if (after.outcome is not None or after.phase is not Phase.MOVEMENT_TURN
+            or before.phase not in (Phase.COMPANY_DRAW, Phase.PACING) or after.round != before.round + 1):
+        return None
+    if after.c_discard:
+        if before.phase is Phase.PACING:
+            return "Pacing ran after a Draw Phase without the Reshuffle Sequence"
+        if after.market != before.market or after.flight_spent != before.flight_spent:
+            return ("a Draw Phase without the Reshuffle Sequence changed the Market or the spent Flight, which "
+                    "only Pacing does")
+        return None
+    if after.flight_spent:
+        return f"after Pacing {after.flight_spent} spent Flight tokens were not reclaimed"
+    held = [card for card in after.market if card != NO_CARD]
+    empty = len(after.market) - len(held)
+    if after.market != tuple(held) + (NO_CARD,) * empty:
+        return f"after Pacing the Market {list(after.market)} has an empty space before a card (ruling market-shift)"
+    if empty and (after.m_deck or after.m_discard):
+        return (f"after Pacing {empty} Market spaces are empty while the Market deck or the discards hold cards "
+                "(ruling market-shift)")
+    return None
+
+
+def _resolved_reserve(state: GameState) -> tuple[tuple[int, int, bool], ...]:
+    """(card, Profit its reshuffle effects score, whether it stays) for each Company card whose Reserve side
+    stays or has reshuffle effects that only score Profit (effects that ask for a choice pause the Sequence)."""
+    known = _RESOLVED.get(id(state.cards))
+    if known is None or known[0] is not state.cards:
+        found = []
+        for number, card in sorted(state.cards.company.items()):
+            side = card.reserve if card is not None else None
+            if side is None or not (side.stays or side.on_reshuffle):
+                continue
+            if all(isinstance(effect, ScoreProfit) for effect in side.on_reshuffle):
+                found.append((int(number), sum(effect.count for effect in side.on_reshuffle
+                                               if isinstance(effect, ScoreProfit)), side.stays))
+        known = _RESOLVED[id(state.cards)] = (state.cards, tuple(found))
+    return known[1]
+
+
+_RESOLVED: dict[int, tuple[object, tuple[tuple[int, int, bool], ...]]] = {}
+
+
+def _reserve_resolve_offers(state: GameState) -> str | None:
+    """Before each Draw Phase, put each card whose Reserve side stays or scores at a Reshuffle in the Reserve
+    and play the Sequence, against the same Sequence with that card on the trash pile already.
+
+    Reshuffle Sequence C: an unbanned card's reshuffle effects resolve (here: the Profit it scores is the
+    whole difference between the two Reshuffles) and a card that says so stays in the Reserve, any other
+    goes to the trash pile. Such cards seldom sit in the Reserve at a Reshuffle in generated games.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_BUY:
+        return None
+    profit_left = in_supply(state, TokenKind.PROFIT)
+    for card, profit, stays in _resolved_reserve(state):
+        if state.game.company_card(card).kind in state.banned or profit > profit_left:
+            continue
+        probes = reshuffle_probes(state, card, state.banned)
+        if probes is None:
+            continue
+        with_card, without_card = (engine.apply(probe, EndBuy()) for probe in probes)
+        if with_card.outcome is not None or without_card.outcome is not None:
+            continue  # a Star Victory ends the game in step A, before the Reserve resolves
+        if with_card.profit - without_card.profit != profit:
+            return (f"a Reshuffle with card {card} at the Reserve's right end scored "
+                    f"{with_card.profit - without_card.profit} Profit more than with it on the trash pile; its "
+                    f"reshuffle effects score {profit}")
+        if stays and (card not in with_card.c_reserve or card in with_card.trash):
+            return f"card {card} stays in the Reserve at a Reshuffle, but it went to {_where(with_card, card)}"
+        if not stays and card not in with_card.trash:
+            return f"card {card} goes to the trash pile at a Reshuffle, but it went to {_where(with_card, card)}"
+    return None
+
+
+def _where(state: GameState, card: int) -> str:
+    for name in ("c_reserve", "trash", "c_deck", "c_hand", "c_discard"):
+        if card in getattr(state, name):
+            return name
+    return "nowhere the Company keeps cards"
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.draw-phase", "The Draw Phase discards the hand and triggers a Reshuffle exactly when "
                         "fewer than five cards are left in the deck.", (S.COMPANY_ON_YOUR_GO, S.RESHUFFLE_SEQUENCE),
@@ -186,5 +276,11 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.reshuffle-offers", "A Reshuffle scoring Profit at each boundary of the Social Acceptance "
                    "Chart and of the star threshold seeds and stars as the chart and the threshold say.",
                    (S.SCORING_DEMOGRAPHICS, S.SEED_DEMOGRAPHICS), _reshuffle_offers),
+    StateInvariant("rule.reserve-resolve-offers", "At a Reshuffle an unbanned Reserve card's reshuffle effects "
+                   "resolve, and it stays in the Reserve if it says so, else it goes to the trash pile.",
+                   (S.RESOLVE_RESERVE,), _reserve_resolve_offers),
+    TransitionInvariant("rule.pacing-refill", "The Company's Reshuffle Sequence, and only it, is followed by "
+                        "Pacing: the Movement's turn starts with the Market moved up and refilled and the spent "
+                        "Flight back.", (S.PACING,), _pacing_refill),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""
