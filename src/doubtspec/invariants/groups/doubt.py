@@ -15,10 +15,11 @@ from doubtspec.model.actions import (
     Message,
     PlaceDoubt,
 )
-from doubtspec.model.cards import Zone
+from doubtspec.model.cards import AddDoubt, DoubtGroup, Zone
 from doubtspec.model.state import GameState, Phase
 from doubtspec.model.steps import (
     Messaging,
+    ResolveEffect,
 )
 from doubtspec.rulebook import Section
 
@@ -62,49 +63,85 @@ def _doubt_steps(before: GameState, action: Action, after: GameState) -> str | N
     return None
 
 
-def _messaging_offers(state: GameState) -> str | None:
-    """Price every Messaging the engine would offer against deep columns, bottom-up, from the card data.
+_GROUP_COLUMNS: dict[DoubtGroup, tuple[Zone, ...]] = {
+    DoubtGroup.I: (Zone.CHILDREN, Zone.ADULTS),
+    DoubtGroup.II: (Zone.MIDDLE_AGE, Zone.ELDERLY),
+}
+"""Adding Doubt: the columns of each group a Doubt effect names (the display's two column pairs)."""
 
-    Messaging against a column of two or three Doubt is rare in generated games, so instead of waiting
-    for one, ask the engine's own legality layer what it would offer at the budgets around each price.
+
+def _doubt_group(before: GameState, action: Action, after: GameState) -> str | None:
+    """A Doubt effect places its tokens only in the columns of the group it names."""
+    if not isinstance(action, PlaceDoubt) or not before.pending:
+        return None
+    head = before.pending[0]
+    if not isinstance(head, ResolveEffect) or not isinstance(head.effect, AddDoubt):
+        return None
+    columns = _GROUP_COLUMNS[head.effect.group]
+    if action.column not in columns:
+        return (f"{action} placed Doubt in {action.column.key} for an effect of group {head.effect.group.value}, "
+                f"whose columns are {[z.key for z in columns]}")
+    return None
+
+
+def _messaging_offers(state: GameState) -> str | None:
+    """Price every Messaging the engine would offer against each depth of each column, bottom-up, from the card data.
+
+    Messaging against a column of two or three Doubt, or against an emptied one, is rare in generated
+    games, so instead of waiting for one, ask the engine's own legality layer what it would offer with
+    each zone's column at every depth (and a Victim there), at the budgets around each price: the
+    Victims once all the Doubt is removed, each part of the Doubt bottom-up, and never more Doubt than
+    the column holds.
     """
     if state.outcome is not None or state.pending or state.phase is not Phase.MOVEMENT_TURN:
         return None
     # Tokens held would add to the budget; ask with icons alone.
     bare = dataclasses.replace(state, messaging=0)
-    # Victims: once a zone's Doubt is all removed, each further Messaging removes one of its Victims.
     for zone in Zone:
-        if not state.victims[zone]:
-            continue
-        present = state.doubt[zone]
         values = state.cards.display.doubt_values[zone]
-        price = sum(values[present - 1 - i] for i in range(present))
-        for budget, offered in ((price, False), (price + 1, True)):
-            choices = legality.messaging_choices(bare, Messaging(icons=budget))
-            if (Message(zone, present, 1) in choices) is not offered:
-                return (f"with {budget} Messaging, removing {present} Doubt (price {price}) and one Victim from "
-                        f"{zone.key} was {'not ' if offered else ''}offered")
-    deep = [zone for zone in Zone if state.doubt[zone] >= 2]
-    if not deep:
-        return None
-    for zone in deep:
-        present = state.doubt[zone]
-        values = state.cards.display.doubt_values[zone]
-        for doubts in range(1, present + 1):
-            price = sum(values[present - 1 - i] for i in range(doubts))
-            for budget, offered in ((price - 1, False), (price, True)):
-                if budget < 0:
-                    continue
-                choices = legality.messaging_choices(bare, Messaging(icons=budget))
-                if (Message(zone, doubts, 0) in choices) is not offered:
-                    return (f"with {budget} Messaging, removing {doubts} of {present} Doubt from {zone.key} "
-                            f"(bottom-up price {price}) was {'not ' if offered else ''}offered")
+        for present in range(len(values) + 1):
+            doubt = list(bare.doubt)
+            victims = list(bare.victims)
+            doubt[zone], victims[zone] = present, max(victims[zone], 1)
+            probe = dataclasses.replace(bare, doubt=tuple(doubt), victims=tuple(victims))
+            message = _column_offers(probe, zone, present, values)
+            if message is not None:
+                return message
+    return None
+
+
+def _column_offers(probe: GameState, zone: Zone, present: int, values: tuple[int, ...]) -> str | None:
+    """`_messaging_offers` for one column holding `present` Doubt (with at least one Victim in its zone)."""
+    where = f"{zone.key} holding {present} Doubt"
+    # Victims: once a zone's Doubt is all removed, each further Messaging removes one of its Victims.
+    price = sum(values[present - 1 - i] for i in range(present))
+    for budget, offered in ((price, False), (price + 1, True)):
+        choices = legality.messaging_choices(probe, Messaging(icons=budget))
+        if (Message(zone, present, 1) in choices) is not offered:
+            return (f"with {budget} Messaging and {where}, removing all of it (price {price}) and one Victim was "
+                    f"{'not ' if offered else ''}offered")
+    for doubts in range(1, present + 1):
+        price = sum(values[present - 1 - i] for i in range(doubts))
+        for budget, offered in ((price - 1, False), (price, True)):
+            if budget < 0:
+                continue
+            choices = legality.messaging_choices(probe, Messaging(icons=budget))
+            if (Message(zone, doubts, 0) in choices) is not offered:
+                return (f"with {budget} Messaging and {where}, removing {doubts} of it (bottom-up price {price}) "
+                        f"was {'not ' if offered else ''}offered")
+    plenty = sum(values) + probe.victims[zone] + 1
+    beyond = [a for a in legality.messaging_choices(probe, Messaging(icons=plenty))
+              if isinstance(a, Message) and a.zone == zone and a.doubts > present]
+    if beyond:
+        return f"with {where}, {beyond[0]} was offered (more Doubt than the column holds)"
     return None
 
 
 INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("doubt.bounds", "Each Doubt column holds between zero and its number of spaces.",
                    (S.COMPANY_ON_YOUR_GO, S.ADDING_DOUBT, S.MESSAGING), _doubt_bounds),
+    TransitionInvariant("doubt.group", "A Doubt effect places its tokens only in the columns of the group it "
+                        "names.", (S.ADDING_DOUBT,), _doubt_group),
     TransitionInvariant("doubt.order",
                         "Doubt is placed one space at a time and removed bottom-up at each space's printed cost.",
                         (S.ADDING_DOUBT, S.MESSAGING), _doubt_steps),

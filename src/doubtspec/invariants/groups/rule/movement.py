@@ -418,6 +418,45 @@ def _agitation_offers(state: GameState) -> str | None:
     return None
 
 
+_PYRAMID_ROWS = (4, 3, 2)
+"""Movement Set-Up 2 and ruling goal-overlap=pyramid: places 0-3 in the first row, 4-6 on them, 7-8 on top."""
+
+
+def _pyramid_available(goals: tuple[int, ...]) -> set[int]:
+    """The places whose Goal is unobstructed: a card of the next row lies across the two cards it sits between."""
+    starts = [sum(_PYRAMID_ROWS[:r]) for r in range(len(_PYRAMID_ROWS))]
+    free = set()
+    for row, size in enumerate(_PYRAMID_ROWS):
+        for i in range(size):
+            place = starts[row] + i
+            above = [] if row + 1 == len(_PYRAMID_ROWS) else [
+                starts[row + 1] + j for j in (i - 1, i) if 0 <= j < _PYRAMID_ROWS[row + 1]]
+            if goals[place] != NO_CARD and all(goals[a] == NO_CARD for a in above):
+                free.add(place)
+    return free
+
+
+def _goal_structure_offers(state: GameState) -> str | None:
+    """On each Movement turn, the Goals an Agitation may work on are exactly the unobstructed ones.
+
+    Agitation and Goals: only a Goal no other card covers is available (ruling goal-overlap); with
+    icons enough for any Goal, the places offered must be the structure's free places.
+    """
+    if (not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or state.rulings.get("goal-overlap")
+            != "pyramid" or len(state.goals) != sum(_PYRAMID_ROWS)):
+        return None
+    from doubtspec.model.legal import choice_actions
+
+    step = Agitation(icons=99)
+    offered = {a.slot for a in choice_actions(dataclasses.replace(state, pending=(step,)), step)
+               if isinstance(a, Agitate)}
+    free = _pyramid_available(state.goals)
+    if offered != free:
+        return (f"with the Goal structure {list(state.goals)}, Agitation was offered places {sorted(offered)}; "
+                f"the unobstructed ones are {sorted(free)}")
+    return None
+
+
 def _goal_offers(state: GameState) -> str | None:
     """On each Movement turn, achieve each available Goal with Agitation to spare and check what it does,
     also with the Restrictions pile empty.
@@ -479,6 +518,8 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.agitation-offers", "An Agitation offers each available Goal from no tokens up to what it "
                    "still needs (its cost, plus its Profit, less the Agitation on it, less the icons).",
                    (S.AGITATION_AND_GOALS,), _agitation_offers),
+    StateInvariant("rule.goal-structure-offers", "Agitation may work on exactly the Goals no other card of the "
+                   "structure covers.", (S.AGITATION_AND_GOALS,), _goal_structure_offers),
     StateInvariant("rule.goal-offers", "Each available Goal, achieved with Agitation to spare, does exactly what "
                    "`rule.goal` says (its bans, Restriction card, gains, points).",
                    (S.AGITATION_AND_GOALS, S.MOVEMENT_INTERFERENCE), _goal_offers),
