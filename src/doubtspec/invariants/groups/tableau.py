@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 
-from doubtspec.invariants.derived import at_rest
+from doubtspec.invariants.derived import at_rest, legal
 from doubtspec.invariants.shapes import (
     Invariant,
     StateInvariant,
 )
 from doubtspec.model import engine
-from doubtspec.model.actions import MovementPlay
+from doubtspec.model import legal as legality
+from doubtspec.model.actions import MovementPlay, OrganizePlay
 from doubtspec.model.state import GameState, Phase
 from doubtspec.rulebook import Section
 
@@ -28,8 +29,9 @@ def _full_offers(state: GameState) -> str | None:
     """On each Movement turn with a card in hand, fill the Tableau to its limit and play into it.
 
     A full Tableau takes many rounds of play; laying Market-deck cards face up until the Tableau holds
-    its limit, every play the engine then offers must remove a card first, and each is played through
-    the engine and checked against `rule.movement-play` (at most three).
+    its limit, every play the engine then offers (and every free play Organize would offer) must
+    remove a card first, and each play is played through the engine and checked against
+    `rule.movement-play` (at most three).
     """
     if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or not state.m_hand:
         return None
@@ -42,11 +44,13 @@ def _full_offers(state: GameState) -> str | None:
     filler = state.m_deck[:missing]
     probe = dataclasses.replace(state, tableau=state.tableau + tuple((c, False) for c in filler),
                                 m_deck=state.m_deck[missing:])
-    plays = [a for a in engine.legal_actions(probe) if isinstance(a, MovementPlay)]
-    for action in plays:
+    plays: list[MovementPlay | OrganizePlay] = [a for a in engine.legal_actions(probe) if isinstance(a, MovementPlay)]
+    # Organize's free play (Buying a Card > Organize) into the full Tableau, which generated games seldom reach.
+    organize = [a for a in legality.organize_choices(probe) if isinstance(a, OrganizePlay)]
+    for action in plays + organize:
         if action.remove is None:
             return f"with {limit} cards in the Tableau, {action} is offered without removing one first"
-    for action in plays[:3]:
+    for action in [a for a in plays if isinstance(a, MovementPlay)][:3]:
         try:
             after = engine.apply(probe, action)
         except Exception as exc:  # the engine failing on a full Tableau is the finding
@@ -57,11 +61,24 @@ def _full_offers(state: GameState) -> str | None:
     return None
 
 
+def _removal_offers(state: GameState) -> str | None:
+    """Every play offered (a Movement play or Organize's free play) removes a Tableau card exactly when the
+    Tableau is at its limit: below it nothing is removed, at it the ninth card never stays."""
+    full = len(state.tableau) >= state.cards.rules.tableau_limit
+    for action in legal(state):
+        if isinstance(action, MovementPlay | OrganizePlay) and (action.remove is not None) is not full:
+            return (f"{action} was offered with the Tableau at {len(state.tableau)} of "
+                    f"{state.cards.rules.tableau_limit} cards: a card is removed exactly when it is full")
+    return None
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("tableau.limit", "The Tableau never holds more than eight cards.",
                    (S.MOVEMENT_CARDS, S.AGITATION_AND_GOALS), _tableau),
     StateInvariant("tableau.full-offers", "With the Tableau at its limit, every play removes a card first and "
                    "pays and places as the rules say.", (S.MOVEMENT_CARDS, S.AGITATION_AND_GOALS, S.PLAYING_A_CARD),
                    _full_offers),
+    StateInvariant("tableau.removal-offers", "A play removes a Tableau card exactly when the Tableau is at its "
+                   "limit.", (S.MOVEMENT_CARDS, S.PLAYING_A_CARD), _removal_offers),
 )
 """The `tableau.*` invariants, in the order they are checked and listed."""
