@@ -350,7 +350,7 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
                 proved = settled.turn
             elif settled.verdict is TurnVerdict.POSSIBLE:
                 abstract_open = False  # possible in the abstraction: it can prove nothing from this turn on
-    if use_hunt and proved < query.by_turn and answer.status != "yes" and not _refined(prover):
+    if use_hunt and proved < query.by_turn and not _refined(prover):
         hunter = HuntMethod(game, target, progress_of(query), opponent is Opponent.PASSIVE or query.side_is_company,
                             hunt_settings)
         found = hunter.decide(query.by_turn, budget.share(HUNT_SHARE))
@@ -370,7 +370,10 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
             upto = answer.earliest - 1 if earliest else 0
     # The abstraction again, with the time the hunt left: its "impossible" is the game's, with no caps.
     if prover is not None and abstract_open and proved < upto and budget.can_start():
-        proved = _abstraction_pass(prover, answer, upto, budget.share(ABSTRACTION_SHARE), proved)
+        for settled in prover.decide(upto, budget.share(ABSTRACTION_SHARE), first_turn=proved + 1):
+            answer.proofs.add(settled)
+            if settled.verdict is TurnVerdict.IMPOSSIBLE:
+                proved = settled.turn
     if prover is not None:
         answer.lemmas = [lemma.name for lemma in prover.lemmas]
         answer.lemmas_rejected = prover.rejected
@@ -407,16 +410,6 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
     answer.cpu_seconds = time.process_time() - cpu_started
     answer.peak_memory_mib = peak_memory_mib()
     return answer
-
-
-def _abstraction_pass(prover: AbstractionProver | ScheduleProver, answer: Answer, upto: int, budget: Budget,
-                      proved: int) -> int:
-    """Turns `proved`+1.. `upto` on the abstraction, each proof recorded; returns the last turn proved impossible."""
-    for settled in prover.decide(upto, budget, first_turn=proved + 1):
-        answer.proofs.add(settled)
-        if settled.verdict is TurnVerdict.IMPOSSIBLE:
-            proved = settled.turn
-    return proved
 
 
 def _refined(prover: AbstractionProver | ScheduleProver | None) -> bool:

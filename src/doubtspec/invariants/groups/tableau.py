@@ -44,13 +44,14 @@ def _full_offers(state: GameState) -> str | None:
     filler = state.m_deck[:missing]
     probe = dataclasses.replace(state, tableau=state.tableau + tuple((c, False) for c in filler),
                                 m_deck=state.m_deck[missing:])
-    plays: list[MovementPlay | OrganizePlay] = [a for a in engine.legal_actions(probe) if isinstance(a, MovementPlay)]
+    plays = [a for a in engine.legal_actions(probe) if isinstance(a, MovementPlay)]
     # Organize's free play (Buying a Card > Organize) into the full Tableau, which generated games seldom reach.
     organize = [a for a in legality.organize_choices(probe) if isinstance(a, OrganizePlay)]
-    for action in plays + organize:
-        if action.remove is None:
-            return f"with {limit} cards in the Tableau, {action} is offered without removing one first"
-    for action in [a for a in plays if isinstance(a, MovementPlay)][:3]:
+    offered: list[MovementPlay | OrganizePlay] = [*plays, *organize]
+    for offer in offered:
+        if offer.remove is None:
+            return f"with {limit} cards in the Tableau, {offer} is offered without removing one first"
+    for action in plays[:3]:
         try:
             after = engine.apply(probe, action)
         except Exception as exc:  # the engine failing on a full Tableau is the finding

@@ -383,13 +383,47 @@ def _pacing(before: GameState, action: Action, after: GameState) -> str | None:
 
 
 def _reshuffled_this_turn(state: GameState) -> bool:
-    """Whether the Company's Draw Phase in progress ran the Reshuffle Sequence (Pacing follows it).
+    """Whether the Company's Draw Phase in progress ran the Reshuffle Sequence (Pacing follows it)."""
+    return state.phase is Phase.COMPANY_DRAW and _sequence_ran(state)
+
+
+def _sequence_ran(state: GameState) -> bool:
+    """Whether the Company's last Draw Phase (or the one in progress) ran the Reshuffle Sequence.
 
     Read from the Company's discard pile, not from the engine's pending steps (an engine that forgot
     Pacing would say no): the Sequence shuffles the discards into the deck, while any other Draw
     Phase discards at least the card bought that turn (a turn without a buy is an Economic Defeat).
     """
-    return state.phase is Phase.COMPANY_DRAW and not state.c_discard
+    return not state.c_discard
+
+
+def _pacing_refill(before: GameState, action: Action, after: GameState) -> str | None:
+    """Pacing: after the Company's Reshuffle Sequence and before the Movement's turn, the Market moves up
+    and is refilled and the spent Flight comes back; after any other Draw Phase neither happens
+    (`rule.pacing` checks the passives and the shift on the step that starts Pacing).
+
+    Checked on the step that starts the Movement's turn; whether a Sequence ran: `_sequence_ran`.
+    """
+    if (after.outcome is not None or after.phase is not Phase.MOVEMENT_TURN
+            or before.phase not in (Phase.COMPANY_DRAW, Phase.PACING) or after.round != before.round + 1):
+        return None
+    if not _sequence_ran(after):
+        if before.phase is Phase.PACING:
+            return "Pacing ran after a Draw Phase without the Reshuffle Sequence"
+        if after.market != before.market or after.flight_spent != before.flight_spent:
+            return ("a Draw Phase without the Reshuffle Sequence changed the Market or the spent Flight, which "
+                    "only Pacing does")
+        return None
+    if after.flight_spent:
+        return f"after Pacing {after.flight_spent} spent Flight tokens were not reclaimed"
+    held = [card for card in after.market if card != NO_CARD]
+    empty = len(after.market) - len(held)
+    if after.market != tuple(held) + (NO_CARD,) * empty:
+        return f"after Pacing the Market {list(after.market)} has an empty space before a card (ruling market-shift)"
+    if empty and (after.m_deck or after.m_discard):
+        return (f"after Pacing {empty} Market spaces are empty while the Market deck or the discards hold cards "
+                "(ruling market-shift)")
+    return None
 
 
 def _agitation_offers(state: GameState) -> str | None:
@@ -515,6 +549,9 @@ INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.pacing", "Pacing after a Reshuffle gains the face-up Tableau's and the Goals' "
                         "passives, refreshes, closes up the Market in order and reclaims Flight.",
                         (S.PACING,), _pacing),
+    TransitionInvariant("rule.pacing-refill", "The Company's Reshuffle Sequence, and only it, is followed by "
+                        "Pacing: the Movement's turn starts with the Market moved up and refilled and the spent "
+                        "Flight back.", (S.PACING,), _pacing_refill),
     StateInvariant("rule.agitation-offers", "An Agitation offers each available Goal from no tokens up to what it "
                    "still needs (its cost, plus its Profit, less the Agitation on it, less the icons).",
                    (S.AGITATION_AND_GOALS,), _agitation_offers),

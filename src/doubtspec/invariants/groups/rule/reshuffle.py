@@ -14,7 +14,7 @@ from doubtspec.model.actions import (
     EndBuy,
 )
 from doubtspec.model.cards import ScoreProfit, TokenKind
-from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, OutcomeReason, Phase
+from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Phase
 from doubtspec.model.steps import CompanyDraw, DrawToHandSize, ScoreAndSeed
 from doubtspec.rulebook import Section
 
@@ -174,38 +174,6 @@ def _reshuffle_offers(state: GameState) -> str | None:
     return None
 
 
-def _pacing_refill(before: GameState, action: Action, after: GameState) -> str | None:
-    """Pacing: after the Company's Reshuffle Sequence and before the Movement's turn, the Market moves up
-    and is refilled and the spent Flight comes back; after any other Draw Phase neither happens
-    (`rule.pacing` checks the passives and the shift on the step that starts Pacing).
-
-    Checked on the step that starts the Movement's turn. Whether a Sequence ran is read from the
-    Company's discard pile, not from the engine's steps: the Sequence shuffles the discards into the
-    deck, while any other Draw Phase discards at least the card bought that turn (a turn without a
-    play and a buy is an Economic Defeat, which ends the game).
-    """
-    if (after.outcome is not None or after.phase is not Phase.MOVEMENT_TURN
-            or before.phase not in (Phase.COMPANY_DRAW, Phase.PACING) or after.round != before.round + 1):
-        return None
-    if after.c_discard:
-        if before.phase is Phase.PACING:
-            return "Pacing ran after a Draw Phase without the Reshuffle Sequence"
-        if after.market != before.market or after.flight_spent != before.flight_spent:
-            return ("a Draw Phase without the Reshuffle Sequence changed the Market or the spent Flight, which "
-                    "only Pacing does")
-        return None
-    if after.flight_spent:
-        return f"after Pacing {after.flight_spent} spent Flight tokens were not reclaimed"
-    held = [card for card in after.market if card != NO_CARD]
-    empty = len(after.market) - len(held)
-    if after.market != tuple(held) + (NO_CARD,) * empty:
-        return f"after Pacing the Market {list(after.market)} has an empty space before a card (ruling market-shift)"
-    if empty and (after.m_deck or after.m_discard):
-        return (f"after Pacing {empty} Market spaces are empty while the Market deck or the discards hold cards "
-                "(ruling market-shift)")
-    return None
-
-
 def _resolved_reserve(state: GameState) -> tuple[tuple[int, int, bool], ...]:
     """(card, Profit its reshuffle effects score, whether it stays) for each Company card whose Reserve side
     stays or has reshuffle effects that only score Profit (effects that ask for a choice pause the Sequence)."""
@@ -279,8 +247,5 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.reserve-resolve-offers", "At a Reshuffle an unbanned Reserve card's reshuffle effects "
                    "resolve, and it stays in the Reserve if it says so, else it goes to the trash pile.",
                    (S.RESOLVE_RESERVE,), _reserve_resolve_offers),
-    TransitionInvariant("rule.pacing-refill", "The Company's Reshuffle Sequence, and only it, is followed by "
-                        "Pacing: the Movement's turn starts with the Market moved up and refilled and the spent "
-                        "Flight back.", (S.PACING,), _pacing_refill),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""
