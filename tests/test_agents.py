@@ -200,3 +200,21 @@ def test_greedy_agents_answer_single_choices_without_scoring(game: Game) -> None
     only = (Skip(Side.MOVEMENT),)
     assert GreedyMovement(game, random.Random(0)).choose(state, only) is only[0]
     assert current_actor(state) is Actor.MOVEMENT
+
+
+def test_buy_offers_name_the_card_each_buy_takes(game: Game) -> None:
+    """Buying Cards: the card `buy_offers` names for a pile, a stack or the trash pile (the card the agents
+    weigh) is the one the Buy puts into the discard pile: a stack's top card, not the one under it."""
+    checked = 0
+    for seed in range(3):
+        for move in iter_game(game, seed, Matchup("greedy", "greedy")):
+            state = move.before
+            if move.actor is not Actor.COMPANY or state.phase is not Phase.COMPANY_BUY or state.pending:
+                continue
+            buys = {(a.source, a.index): a for a in legal_actions(state) if isinstance(a, Buy)}
+            for source, index, card, _ in buy_offers(state):
+                if (source, index) in buys:
+                    after = apply(state, buys[source, index])
+                    assert card in after.c_discard and card not in state.c_discard, (source, index, card)
+                    checked += 1
+    assert checked > 50

@@ -16,15 +16,16 @@ import dataclasses
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 from doubtspec.invariants import catalog, corpus
 from doubtspec.model import company, engine, legal, movement
-from doubtspec.model.actions import Action, MovementBuy
+from doubtspec.model.actions import Action, Agitate, MovementBuy, Skip
 from doubtspec.model.cards import AddRestriction, Icon, TokenKind, Trigger, Zone
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState
-from doubtspec.model.steps import Agitation, CompanyDraw, Effect, ResolveEffect, StartCompanyTurn, Step
+from doubtspec.model.steps import Agitation, CompanyDraw, Effect, Messaging, ResolveEffect, StartCompanyTurn, Step
 from doubtspec.model.work import Work, replace_at, sorted_with
 
 Patch = tuple[object, str, Any]
@@ -468,6 +469,72 @@ def _first_payments_only() -> tuple[Patch, ...]:
     return ((Game, "payments", payments),)
 
 
+def _superfluous_flips() -> tuple[Patch, ...]:
+    original = legal.flip_sets
+
+    def flip_sets(state: GameState, cost: int, exclude: int | None = None) -> list[tuple[int, ...]]:
+        # Two face-up cards are offered together even when the larger one alone covers the cost.
+        found = original(state, cost, exclude)
+        up = [(pos, state.game.movement_card(card).influence) for pos, (card, face) in enumerate(state.tableau)
+              if face and pos != exclude]
+        extra = [(a, b) for (a, va), (b, vb) in combinations(up, 2) if max(va, vb) >= cost > 0 and (a, b) not in found]
+        return found + extra
+
+    return ((legal, "flip_sets", flip_sets),)
+
+
+def _agitation_needs_two() -> tuple[Patch, ...]:
+    original = legal.agitation_choices
+
+    def agitation_choices(state: GameState, step: Agitation) -> list[Action]:
+        # A Goal is offered only with two Agitation or more from icons and tokens together.
+        kept = [a for a in original(state, step) if not isinstance(a, Agitate) or step.icons + a.tokens > 1]
+        return kept if any(isinstance(a, Agitate) for a in kept) else []
+
+    return ((legal, "agitation_choices", agitation_choices),)
+
+
+def _agitation_forced() -> tuple[Patch, ...]:
+    original = legal.agitation_choices
+
+    def agitation_choices(state: GameState, step: Agitation) -> list[Action]:
+        # Declining an Agitation is not offered: the Movement must put its icons or tokens on a Goal.
+        return [a for a in original(state, step) if not isinstance(a, Skip)]
+
+    return ((legal, "agitation_choices", agitation_choices),)
+
+
+def _messaging_goes_on() -> tuple[Patch, ...]:
+    original = movement.message
+
+    def message(w: Work, icons: int, zone: Zone, doubts: int, victims: int) -> int:
+        # The icons left over start another Messaging, as under messaging-zones=any-zones, whatever the ruling.
+        left = original(w, icons, zone, doubts, victims)
+        if not w.game.messaging_any_zones:
+            w.push(Messaging(left))
+        return left
+
+    return ((movement, "message", message),)
+
+
+def _victims_discounted() -> tuple[Patch, ...]:
+    def message(w: Work, icons: int, zone: Zone, doubts: int, victims: int) -> int:
+        # Each Victim removed takes one Messaging off the Doubt's price instead of adding one.
+        cost = max(0, movement.doubt_cost(w.game, zone, w.doubt[zone], doubts) - victims)
+        from_icons = min(icons, cost)
+        from_tokens = cost - from_icons
+        w.messaging -= from_tokens
+        w.give_back(TokenKind.MESSAGING, from_tokens)
+        w.doubt = replace_at(w.doubt, zone, w.doubt[zone] - doubts)
+        w.give_back(TokenKind.DOUBT, doubts)
+        w.victims = replace_at(w.victims, zone, w.victims[zone] - victims)
+        w.give_back(TokenKind.VICTIMS, victims)
+        movement.gain(w, influence=victims)
+        return icons - from_icons
+
+    return ((movement, "message", message),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics", "rule.draw-offers"), _scoring_slip),
@@ -537,6 +604,16 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.doubt-count-offers",), _effect_once),
     Mutant("first-payments-only", "Of the ways to pay a play with the same number of cards, only the first is offered.",
            ("rule.payment-offers",), _first_payments_only),
+    Mutant("superfluous-flips", "Two face-up cards are offered to pay together when the larger alone covers the cost.",
+           ("rule.influence-payment-offers",), _superfluous_flips),
+    Mutant("agitation-needs-two", "A Goal is offered only with two Agitation or more from icons and tokens.",
+           ("rule.agitation-offers",), _agitation_needs_two),
+    Mutant("agitation-forced", "An Agitation cannot be declined once a Goal is offered.", ("rule.agitation-offers",),
+           _agitation_forced),
+    Mutant("messaging-goes-on", "A Messaging goes on to another Zone with its icons left over under messaging-zones="
+           "one-zone.", ("rule.messaging", "doubt.messaging-tokens-offers"), _messaging_goes_on),
+    Mutant("victims-discounted", "Each Victim a Messaging removes lowers its price by one instead of raising it.",
+           ("doubt.order", "doubt.messaging-tokens-offers"), _victims_discounted),
     Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
            ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), _empty_draw_stalls),
 )}

@@ -18,6 +18,7 @@ from doubtspec.model.actions import (
     MovementPlay,
     OrganizePlay,
     Pass,
+    Skip,
 )
 from doubtspec.model.cards import (
     AddRestriction,
@@ -28,7 +29,7 @@ from doubtspec.model.cards import (
     MarketAction,
     TokenKind,
 )
-from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, OutcomeReason, Phase
+from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, OutcomeReason, Phase, Side
 from doubtspec.model.steps import Agitation, Messaging
 from doubtspec.rulebook import Section
 
@@ -178,6 +179,64 @@ def _flip_offers(state: GameState) -> str | None:
                         f"flipping Tableau card {position} (value {value}) is not offered")
     return None
 
+def _payments(up: list[tuple[int, int]], cost: int, tokens: int) -> set[tuple[int, ...]]:
+    """Spending Influence under ruling influence-payment=shortfall-tokens: the sets of face-up cards
+    (position, Influence) that may be flipped for `cost`, tokens (Influence and Flight) paying the shortfall.
+
+    A set is allowed when it has no superfluous card (without its smallest card it would not cover the cost
+    by itself) and the tokens cover what it leaves; flipping nothing is allowed when the tokens cover all.
+    """
+    allowed: set[tuple[int, ...]] = set()
+    for mask in range(1 << len(up)):
+        chosen = [up[i] for i in range(len(up)) if mask >> i & 1]
+        value = sum(v for _, v in chosen)
+        if chosen and value - min(v for _, v in chosen) >= cost:
+            continue
+        if cost - value <= tokens:
+            allowed.add(tuple(sorted(p for p, _ in chosen)))
+    return allowed
+
+
+def _influence_payment_offers(state: GameState) -> str | None:
+    """On each Movement turn, every play and buy is offered with exactly the flip sets Spending Influence allows.
+
+    Worked out from the Tableau and the card data (`_payments`) for each card in the hand (with each
+    removal when the Tableau is full: the removed card cannot pay) and, below the hand limit, each
+    Market card at its space's cost plus its Lobbying.
+    """
+    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN:
+        return None
+    offered: dict[tuple[str, int, int | None], set[tuple[int, ...]]] = {}
+    for action in legal(state):
+        if isinstance(action, MovementPlay):
+            offered.setdefault(("play", action.card, action.remove), set()).add(tuple(sorted(action.flip)))
+        elif isinstance(action, MovementBuy):
+            offered.setdefault(("buy", action.space, None), set()).add(tuple(sorted(action.flip)))
+    tokens = state.influence + state.flight
+    full = len(state.tableau) >= state.cards.rules.tableau_limit
+    wanted: list[tuple[tuple[str, int, int | None], int, int | None]] = []
+    for card in state.m_hand:
+        removals: list[int | None] = list(range(len(state.tableau))) if full else [None]
+        wanted.extend((("play", card, r), state.game.movement_card(card).influence, r) for r in removals)
+    if len(state.m_hand) < hand_limit(state):
+        wanted.extend((("buy", space, None), state.cards.market[space].cost + state.market_profit[space], None)
+                      for space, card in enumerate(state.market) if card != NO_CARD)
+    known: dict[tuple[int, int | None], set[tuple[int, ...]]] = {}
+    for key, cost, removed in wanted:
+        if (cost, removed) not in known:
+            up = [(pos, state.game.movement_card(c).influence) for pos, (c, face) in enumerate(state.tableau)
+                  if face and pos != removed]
+            known[cost, removed] = _payments(up, cost, tokens)
+        expected, got = known[cost, removed], offered.get(key, set())
+        if got != expected:
+            what = f"playing card {key[1]}" if key[0] == "play" else f"buying space {key[1]}"
+            tail = "" if removed is None else f" (removing Tableau card {removed})"
+            extra, missing = sorted(got - expected), sorted(expected - got)
+            return (f"{what}{tail} at cost {cost} with {tokens} tokens: flips {[list(f) for f in extra]} offered "
+                    f"and {[list(f) for f in missing]} not, against Spending Influence (none superfluous)")
+    return None
+
+
 def _organize_play(before: GameState, action: Action, after: GameState) -> str | None:
     """Buying a Card > Organize: a card from the hand played for free at the chosen end, with its Bonuses."""
     if not isinstance(action, OrganizePlay):
@@ -274,10 +333,14 @@ def _pass(before: GameState, action: Action, after: GameState) -> str | None:
 
 
 def _message(before: GameState, action: Action, after: GameState) -> str | None:
-    """Messaging: each Victim removed goes back to the Company's supply and gains the Movement one Influence."""
+    """Messaging: each Victim removed goes back to the Company's supply and gains the Movement one Influence;
+    under ruling messaging-zones=one-zone the action then ends (one Messaging targets one Zone)."""
     if not isinstance(action, Message) or not before.pending or not isinstance(before.pending[0], Messaging):
         return None
     zone, victims = action.zone, action.victims
+    if before.rulings.get("messaging-zones") == "one-zone" and any(isinstance(s, Messaging) for s in after.pending):
+        return (f"{action} targeted {zone.key}, yet the Messaging goes on with another choice: it targets one Zone "
+                "(ruling messaging-zones=one-zone)")
     if after.victims[zone] != before.victims[zone] - victims or any(
             after.victims[z] != before.victims[z] for z in range(len(before.victims)) if z != zone):
         return f"{action} took the Victims from {list(before.victims)} to {list(after.victims)}"
@@ -429,26 +492,41 @@ def _pacing_refill(before: GameState, action: Action, after: GameState) -> str |
 def _agitation_offers(state: GameState) -> str | None:
     """At an Agitation choice, each Goal offered takes from no tokens up to what it still needs, and with one and
     two Agitation already on it (progress is rare in generated games, and so are tokens to spend: the
-    what-if holds nine) one and two tokens fewer."""
+    what-if holds nine) one and two tokens fewer.
+
+    The same is asked of an Agitation with no icon and with one (generated games mostly bring two or
+    more), and of a Goal already paid for (its Agitation at its cost plus its Profit, or one beyond: the
+    Company took back Lobbying after progress was placed), which is claimed with no new Agitation. Spending
+    is the player's choice (unspent tokens stay), so declining is offered whenever some Goal is.
+    """
     if state.outcome is not None or not state.pending or not isinstance(state.pending[0], Agitation):
         return None
     from doubtspec.model.legal import choice_actions
 
-    step = state.pending[0]
+    pending = state.pending[0]
     slots = sorted({a.slot for a in legal(state) if isinstance(a, Agitate)})
     for slot in slots:
-        for progress, held in ((state.goal_agitation[slot], state.agitation), (1, 9), (2, 9)):
-            # With nine tokens held the offer is bounded by the Goal's need, not by the tokens.
-            agitation = (*state.goal_agitation[:slot], progress, *state.goal_agitation[slot + 1:])
-            probe = dataclasses.replace(state, goal_agitation=agitation, agitation=max(held, state.agitation))
-            need = probe.game.goal(probe.goals[slot]).cost + probe.goal_profit[slot] - progress
-            top = min(probe.agitation, max(0, need - step.icons))
-            expected = {t for t in range(top + 1) if step.icons + t > 0 or need <= 0}
-            offered = {a.tokens for a in choice_actions(probe, step) if isinstance(a, Agitate) and a.slot == slot}
-            if offered != expected:
-                return (f"with {progress} Agitation on Goal place {slot} (needing {need}, {step.icons} from icons, "
-                        f"{probe.agitation} tokens held) the engine offers {sorted(offered)} tokens, not "
-                        f"{sorted(expected)}")
+        full = state.game.goal(state.goals[slot]).cost + state.goal_profit[slot]
+        for icons in sorted({pending.icons, 0, 1}):
+            step = Agitation(icons=icons)
+            for progress, held in ((state.goal_agitation[slot], state.agitation), (1, 9), (2, 9), (full, 9),
+                                   (full + 1, 9)):
+                # With nine tokens held the offer is bounded by the Goal's need, not by the tokens.
+                agitation = (*state.goal_agitation[:slot], progress, *state.goal_agitation[slot + 1:])
+                probe = dataclasses.replace(state, goal_agitation=agitation, agitation=max(held, state.agitation))
+                need = full - progress
+                top = min(probe.agitation, max(0, need - icons))
+                expected = {t for t in range(top + 1) if icons + t > 0 or need <= 0}
+                choices = choice_actions(probe, step)
+                offered = {a.tokens for a in choices if isinstance(a, Agitate) and a.slot == slot}
+                if (Skip(Side.MOVEMENT) in choices) is not any(isinstance(a, Agitate) for a in choices):
+                    return (f"with {progress} Agitation on Goal place {slot} and {icons} from icons the engine "
+                            f"offers {[str(a) for a in choices]}: declining (spending nothing) is offered exactly "
+                            "when some Goal is")
+                if offered != expected:
+                    return (f"with {progress} Agitation on Goal place {slot} (needing {need}, {icons} from icons, "
+                            f"{probe.agitation} tokens held) the engine offers {sorted(offered)} tokens, not "
+                            f"{sorted(expected)}")
     return None
 
 
@@ -536,6 +614,9 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.flip-offers", "A Market card the Movement's tokens cannot pay is offered for one flipped "
                    "face-up card whose Influence covers the rest.", (S.SPENDING_INFLUENCE, S.BUYING_A_CARD),
                    _flip_offers),
+    StateInvariant("rule.influence-payment-offers", "Every Movement play and buy is offered with exactly the sets "
+                   "of face-up cards to flip that have no superfluous card and leave tokens enough for the rest.",
+                   (S.SPENDING_INFLUENCE, S.PLAYING_A_CARD, S.BUYING_A_CARD), _influence_payment_offers),
     TransitionInvariant("rule.organize-play", "An Organize play puts a card from the hand at the chosen end for free, "
                         "with the Bonuses aligned with the adjacent face-up card.",
                         (S.BUYING_A_CARD, S.PLAYING_A_CARD), _organize_play),
@@ -545,7 +626,7 @@ INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.pass", "Passing gains one Influence, or two with none at all; nothing else changes.",
                         (S.MOVEMENT_ON_YOUR_GO,), _pass),
     TransitionInvariant("rule.messaging", "Messaging returns each Victim removed to the Company's supply and gains "
-                        "one Influence for it.", (S.MESSAGING,), _message),
+                        "one Influence for it; it targets one Zone.", (S.MESSAGING,), _message),
     TransitionInvariant("rule.pacing", "Pacing after a Reshuffle gains the face-up Tableau's and the Goals' "
                         "passives, refreshes, closes up the Market in order and reclaims Flight.",
                         (S.PACING,), _pacing),
@@ -553,7 +634,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                         "Pacing: the Movement's turn starts with the Market moved up and refilled and the spent "
                         "Flight back.", (S.PACING,), _pacing_refill),
     StateInvariant("rule.agitation-offers", "An Agitation offers each available Goal from no tokens up to what it "
-                   "still needs (its cost, plus its Profit, less the Agitation on it, less the icons).",
+                   "still needs (its cost, plus its Profit, less the Agitation on it, less the icons), and declining "
+                   "whenever it offers a Goal.",
                    (S.AGITATION_AND_GOALS,), _agitation_offers),
     StateInvariant("rule.goal-structure-offers", "Agitation may work on exactly the Goals no other card of the "
                    "structure covers.", (S.AGITATION_AND_GOALS,), _goal_structure_offers),
