@@ -535,6 +535,24 @@ def _victims_discounted() -> tuple[Patch, ...]:
     return ((movement, "message", message),)
 
 
+def _lobbying_not_charged() -> tuple[Patch, ...]:
+    def buy_cost(w: Work, space: int) -> int:
+        # The Movement pays the space's cost only: the Profit lobbied onto the card adds nothing.
+        return w.game.cards.market[space].cost
+
+    return ((movement, "buy_cost", buy_cost),)
+
+
+def _lobby_same_card_twice() -> tuple[Patch, ...]:
+    original = legal.lobby_targets
+
+    def lobby_targets(state: GameState, used: tuple[int, ...] = ()) -> list[int]:
+        # The cards an effect has lobbied already are forgotten: its next token may go on the same card.
+        return original(state)
+
+    return ((legal, "lobby_targets", lobby_targets),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics", "rule.draw-offers"), _scoring_slip),
@@ -614,6 +632,10 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            "one-zone.", ("rule.messaging", "doubt.messaging-tokens-offers"), _messaging_goes_on),
     Mutant("victims-discounted", "Each Victim a Messaging removes lowers its price by one instead of raising it.",
            ("doubt.order", "doubt.messaging-tokens-offers"), _victims_discounted),
+    Mutant("lobbying-not-charged", "A Movement buy pays the space's cost without one Influence per Profit on the card.",
+           ("rule.movement-buy", "rule.lobbied-buy-offers"), _lobbying_not_charged),
+    Mutant("lobby-same-card-twice", "The second token of a Lobby effect may go on the card its first went on.",
+           ("lobby.distinct-offers",), _lobby_same_card_twice),
     Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
            ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), _empty_draw_stalls),
 )}

@@ -106,6 +106,39 @@ def _lobby_offers(state: GameState) -> str | None:
     return None
 
 
+def _lobby_distinct_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, put the first token of a two-token Lobby effect on each card in turn and
+    ask where the second may go.
+
+    Company Rules > Interference: up to three Profit may lie on one card, each placed by a later action, so
+    the tokens of one effect go on different cards. Effects of two tokens are few and their second choice
+    rarely meets a card of the Goal structure; after the first token on a card, every other card (Market
+    card, and Goal under ruling lobby-targets=market-and-goals) with fewer than three Profit must be
+    offered, and that card not.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
+        return None
+    from doubtspec.model.cards import Lobby
+    from doubtspec.model.engine import apply, legal_actions
+    from doubtspec.model.steps import ResolveEffect
+
+    places = [(LobbyWhere.MARKET, i) for i, card in enumerate(state.market)
+              if card != NO_CARD and state.market_profit[i] < 3]
+    if state.rulings.get("lobby-targets") == "market-and-goals":
+        places += [(LobbyWhere.GOAL, s) for s, goal in enumerate(state.goals)
+                   if goal != NO_CARD and state.goal_profit[s] < 3]
+    probe = dataclasses.replace(state, profit=max(state.profit, 2), pending=(ResolveEffect(Lobby(2), 2),))
+    for where, index in places:
+        first = LobbyOn(where, index)
+        second = {a for a in legal_actions(apply(probe, first)) if isinstance(a, LobbyOn)}
+        expected = {LobbyOn(w, i) for w, i in places if (w, i) != (where, index)}
+        if second != expected:
+            extra, missing = sorted(map(str, second - expected)), sorted(map(str, expected - second))
+            return (f"after a two-token Lobby effect's first token on {where.value}:{index}, the second was offered "
+                    f"{extra} it may not take and not {missing} (each token of one effect on another card)")
+    return None
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("lobby.limit", "At most three Profit tokens lie on one Movement card, none on an empty place.",
                    (S.COMPANY_INTERFERENCE,), _lobby_limit),
@@ -113,5 +146,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                         (S.COMPANY_INTERFERENCE, S.BUYING_A_CARD, S.PACING), _lobby_moves),
     StateInvariant("lobby.offers", "A Lobby effect may target a card with two Profit on it, never one with three.",
                    (S.COMPANY_INTERFERENCE,), _lobby_offers),
+    StateInvariant("lobby.distinct-offers", "The tokens of one Lobby effect go on different cards: after its first "
+                   "token on a card, its second may go on any other card with fewer than three Profit, not that one.",
+                   (S.COMPANY_INTERFERENCE,), _lobby_distinct_offers),
 )
 """The `lobby.*` invariants, in the order they are checked and listed."""

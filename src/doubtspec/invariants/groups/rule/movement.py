@@ -318,6 +318,47 @@ def _movement_buy(before: GameState, action: Action, after: GameState) -> str | 
     return unchanged_except(before, after, frame, action)
 
 
+def _lobbied_buy_offers(state: GameState) -> str | None:
+    """On each Movement turn below the hand limit, buy each Market card with one, two and three Profit on it.
+
+    Buying a Card: a card costs its space's cost plus one Influence per Profit the Company lobbied onto
+    it, and that Profit goes back. Generated games seldom have the Movement buy a lobbied card, so the
+    Profit is put on from the supply and the Movement given exactly the price in Influence tokens (no
+    Flight): the buy paid with tokens alone must be offered at the price, not at one less, and do what
+    `rule.movement-buy` says.
+    """
+    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or len(state.m_hand) >= hand_limit(state):
+        return None
+    profit, influence, flight = (TOKEN_INDEX[k] for k in (TokenKind.PROFIT, TokenKind.INFLUENCE, TokenKind.FLIGHT))
+    for space, card in enumerate(state.market):
+        if card == NO_CARD:
+            continue
+        for lobbied in range(1, 4):
+            price = state.cards.market[space].cost + lobbied
+            supply = list(state.supply)
+            supply[profit] -= lobbied - state.market_profit[space]
+            supply[influence] -= price - state.influence
+            supply[flight] += state.flight
+            if supply[profit] < 0 or supply[influence] < 0:
+                continue
+            probe = dataclasses.replace(
+                state, market_profit=(*state.market_profit[:space], lobbied, *state.market_profit[space + 1:]),
+                influence=price, flight=0, supply=tuple(supply))
+            buy = MovementBuy(space, ())
+            if buy not in engine.legal_actions(probe):
+                return (f"with {lobbied} Profit on space {space} (cost {state.cards.market[space].cost}), buying "
+                        f"it with {price} Influence tokens is not offered")
+            supply[influence] += 1
+            short = dataclasses.replace(probe, influence=price - 1, supply=tuple(supply))
+            if buy in engine.legal_actions(short):
+                return (f"with {lobbied} Profit on space {space} (cost {state.cards.market[space].cost}), buying "
+                        f"it with {price - 1} Influence tokens is offered")
+            message = _movement_buy(probe, buy, engine.apply(probe, buy))
+            if message is not None:
+                return f"buying space {space} with {lobbied} Profit on it: {message}"
+    return None
+
+
 def _pass(before: GameState, action: Action, after: GameState) -> str | None:
     """On Your Go, Pass: one Influence, two with none at all (ruling pass-bonus)."""
     if not isinstance(action, Pass):
@@ -611,6 +652,9 @@ INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.movement-buy", "A Movement buy pays the space's cost plus its Lobbying, returns the "
                         "Profit, resolves the space's Action and takes the card into the hand.",
                         (S.BUYING_A_CARD, S.SPENDING_INFLUENCE), _movement_buy),
+    StateInvariant("rule.lobbied-buy-offers", "A Market card with one, two or three Profit on it is offered for "
+                   "its space's cost plus its Profit in Influence, not one less, and buying it does what "
+                   "`rule.movement-buy` says.", (S.BUYING_A_CARD, S.COMPANY_INTERFERENCE), _lobbied_buy_offers),
     StateInvariant("rule.flip-offers", "A Market card the Movement's tokens cannot pay is offered for one flipped "
                    "face-up card whose Influence covers the rest.", (S.SPENDING_INFLUENCE, S.BUYING_A_CARD),
                    _flip_offers),
