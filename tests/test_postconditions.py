@@ -1,10 +1,11 @@
 """The `rule.*` postconditions: quiet on the engine as it is, and each fails on the rule bug it is for.
 
 Seeded, steered games (the fuzzer's own steering) are played through the engine and every `rule`
-and `scoring` invariant is checked at each step. Without a mutant nothing may fire; with each of
-the mutants written for the rule areas that conservation laws cannot see, its invariant must fire
-within a few games. These are fast stand-ins for `tests/test_mutants.py`, which fuzzes each mutant
-with the whole ci profile (slow for these).
+and `scoring` invariant (and each other one a mutant below names, probes included) is checked at
+each step. Without a mutant nothing may fire; with each of the mutants written for the rule areas
+that conservation laws cannot see, its invariant must fire within a few games. These are fast
+stand-ins for `tests/test_mutants.py`, which fuzzes each mutant with the whole ci profile (slow for
+these).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import random
 
 import pytest
 
-from doubtspec.invariants.catalog import BY_ID, CATALOG, StateInvariant, TransitionInvariant
+from doubtspec.invariants.catalog import BY_ID, CATALOG, ProbeInvariant, StateInvariant, TransitionInvariant
 from doubtspec.invariants.machines import _organised, _prudent
 from doubtspec.invariants.mutants import MUTANTS
 from doubtspec.model.actions import Action, Buy, PlayReserve, PlayStandard
@@ -30,7 +31,7 @@ RULE_MUTANTS = ("trash-at-face-value", "reshuffle-at-five", "reserve-trashed-lef
                 "organize-wrong-end", "buy-only-when-full", "reshuffle-before-drawing", "no-flips", "effect-once",
                 "first-payments-only", "superfluous-flips", "agitation-needs-two", "agitation-forced",
                 "messaging-goes-on", "victims-discounted", "lobbying-not-charged",
-                "lobby-same-card-twice")
+                "lobby-same-card-twice", "rounds-from-two", "ban-blamed-on-payment")
 WHAT_IFS = ("lobby.offers", "hand.marginalization-offers", "outcome.defeat-offers", "ban.trigger-offers",
             "ban.reshuffle-offers", "ban.silent-reshuffle-offers", "tableau.full-offers")
 CHECKED = tuple(inv for inv in CATALOG if inv.id.split(".")[0] in ("rule", "scoring") or inv.id in WHAT_IFS
@@ -59,6 +60,8 @@ def _first_violation(game: Game, seeds: range, wanted: tuple[str, ...] | None = 
                     message = inv.check(before, action, state)
                 elif isinstance(inv, StateInvariant):
                     message = inv.check(state)
+                elif isinstance(inv, ProbeInvariant):
+                    message = next((m for m in (inv.check(state, a) for a in inv.candidates(state)) if m), None)
                 else:
                     continue
                 if message is not None:

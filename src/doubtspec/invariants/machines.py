@@ -207,7 +207,7 @@ SAMPLED: frozenset[str] = frozenset({
     "ban.silent-reshuffle-offers", "rule.organize-offers", "hand.movement-buy-offers",
     "rule.flip-offers", "rule.doubt-count-offers", "rule.reserve-resolve-offers",
     "doubt.messaging-tokens-offers", "rule.influence-payment-offers", "tableau.removal-offers",
-    "rule.lobbied-buy-offers", "lobby.distinct-offers",
+    "rule.lobbied-buy-offers", "lobby.distinct-offers", "reject.banned-offers",
 })
 """The checks that re-run the engine (purity, legality, the what-ifs): each costs more than a step of the
 game itself, so a profile runs them at its first chance in each example and on every `check_every`-th

@@ -21,12 +21,22 @@ from typing import Any
 
 from doubtspec.invariants import catalog, corpus
 from doubtspec.model import company, engine, legal, movement
-from doubtspec.model.actions import Action, Agitate, MovementBuy, Skip
+from doubtspec.model.actions import Action, Agitate, MovementBuy, PlayStandard, Skip
 from doubtspec.model.cards import AddRestriction, Icon, TokenKind, Trigger, Zone
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState
-from doubtspec.model.steps import Agitation, CompanyDraw, Effect, Messaging, ResolveEffect, StartCompanyTurn, Step
+from doubtspec.model.steps import (
+    Agitation,
+    CompanyDraw,
+    Effect,
+    Messaging,
+    ResolveEffect,
+    StartCompanyTurn,
+    StartMovementTurn,
+    Step,
+)
 from doubtspec.model.work import Work, replace_at, sorted_with
+from doubtspec.rulebook import Section
 
 Patch = tuple[object, str, Any]
 """(module or class, attribute name, replacement)."""
@@ -553,6 +563,31 @@ def _lobby_same_card_twice() -> tuple[Patch, ...]:
     return ((legal, "lobby_targets", lobby_targets),)
 
 
+def _rounds_from_two() -> tuple[Patch, ...]:
+    original = engine._run_auto
+
+    def _run_auto(w: Work, step: Step) -> None:
+        original(w, step)
+        # The first Movement turn is counted as round 2, so every round after it is one off too.
+        if isinstance(step, StartMovementTurn) and w.round == 1:
+            w.round = 2
+
+    return ((engine, "_run_auto", _run_auto),)
+
+
+def _ban_blamed_on_payment() -> tuple[Patch, ...]:
+    original = engine.explain_illegal
+
+    def explain_illegal(state: GameState, action: Action) -> tuple[Section, str]:
+        # A banned card's standard play is rejected for its payment, as if the ban were not there.
+        section, reason = original(state, action)
+        if section is Section.COMPANY_INTERFERENCE and isinstance(action, PlayStandard):
+            return Section.SPENDING_BUDGET, "the payment does not cover the cost"
+        return section, reason
+
+    return ((engine, "explain_illegal", explain_illegal),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics", "rule.draw-offers"), _scoring_slip),
@@ -636,6 +671,10 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.movement-buy", "rule.lobbied-buy-offers"), _lobbying_not_charged),
     Mutant("lobby-same-card-twice", "The second token of a Lobby effect may go on the card its first went on.",
            ("lobby.distinct-offers",), _lobby_same_card_twice),
+    Mutant("rounds-from-two", "The Movement's first turn is counted as round 2 (ruling turn-numbering says 1).",
+           ("rule.turn-numbering",), _rounds_from_two),
+    Mutant("ban-blamed-on-payment", "A banned card's standard play is rejected naming its payment, not the ban.",
+           ("reject.banned", "reject.banned-offers"), _ban_blamed_on_payment),
     Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
            ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), _empty_draw_stalls),
 )}

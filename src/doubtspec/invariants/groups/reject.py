@@ -5,6 +5,7 @@ Probes: illegal actions built for the current state, which the engine must rejec
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from doubtspec.errors import IllegalActionError
@@ -12,12 +13,14 @@ from doubtspec.invariants.derived import (
     at_rest,
     budget_of,
     buy_costs,
+    card_kind,
     hand_limit,
     loopholes,
 )
 from doubtspec.invariants.shapes import (
     Invariant,
     ProbeInvariant,
+    StateInvariant,
 )
 from doubtspec.model import engine
 from doubtspec.model.actions import (
@@ -85,6 +88,25 @@ def _banned_candidates(state: GameState) -> list[Action]:
     return actions
 
 
+def _banned_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, ban each kind in the hand in turn and play its cards.
+
+    Bans come from Goals, which generated games achieve late, so `reject.banned` seldom meets a banned
+    card in hand; under each ban the checked `play` must refuse every card of the kind (a standard play
+    only without Loopholes in the Reserve), leave the state untouched and name the ban.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays or not state.c_hand:
+        return None
+    check = _rejects_citing({PlayStandard: S.COMPANY_INTERFERENCE, PlayReserve: S.COMPANY_INTERFERENCE})
+    for kind in sorted({card_kind(state, c) for c in state.c_hand} - set(state.banned)):
+        probe = dataclasses.replace(state, banned=tuple(sorted((*state.banned, kind))))
+        for action in _banned_candidates(probe):
+            message = check(probe, action)
+            if message is not None:
+                return f"with {kind} banned: {message}"
+    return None
+
+
 def _full_hand_candidates(state: GameState) -> list[Action]:
     if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or len(state.m_hand) < hand_limit(state):
         return []
@@ -122,8 +144,11 @@ def _out_of_turn_candidates(state: GameState) -> list[Action]:
 
 
 INVARIANTS: tuple[Invariant, ...] = (
-    ProbeInvariant("reject.banned", "Playing a banned card without Loopholes (or into the Reserve) is rejected.",
-                   (S.COMPANY_INTERFERENCE,), _banned_candidates, _rejects),
+    ProbeInvariant("reject.banned", "Playing a banned card without Loopholes (or into the Reserve) is rejected, "
+                   "naming the ban.", (S.COMPANY_INTERFERENCE,), _banned_candidates,
+                   _rejects_citing({PlayStandard: S.COMPANY_INTERFERENCE, PlayReserve: S.COMPANY_INTERFERENCE})),
+    StateInvariant("reject.banned-offers", "With each kind in the hand banned in turn, playing its cards is rejected, "
+                   "naming the ban.", (S.COMPANY_INTERFERENCE,), _banned_offers),
     ProbeInvariant("reject.full-hand", "Buying with a full hand is rejected, naming the hand limit.",
                    (S.MOVEMENT_CARDS,), _full_hand_candidates, _rejects_citing({MovementBuy: S.MOVEMENT_CARDS})),
     ProbeInvariant("reject.unaffordable", "A purchase that cannot be paid for is rejected, naming the rule on paying.",

@@ -1,10 +1,12 @@
-"""`rule.setup`: both sides' Set-Up, checked at the Movement's first decision."""
+"""`rule.setup`: both sides' Set-Up, checked at the Movement's first decision; `rule.turn-numbering`: the count
+of rounds that starts after it."""
 
 from __future__ import annotations
 
 from doubtspec.invariants.derived import at_rest
 from doubtspec.invariants.groups.rule.frame import sorted_cards
-from doubtspec.invariants.shapes import Invariant, StateInvariant
+from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
+from doubtspec.model.actions import Action
 from doubtspec.model.state import NO_CARD, GameState, Phase
 from doubtspec.rulebook import Section
 
@@ -42,9 +44,30 @@ def _setup(state: GameState) -> str | None:
     return None
 
 
+def _turn_numbering(before: GameState, action: Action, after: GameState) -> str | None:
+    """Ruling turn-numbering (round N is the Movement's Nth turn, then the Company's Nth): the round is 0
+    through Set-Up and goes up by one as each Movement turn begins, at no other step; an ending names it.
+
+    `rule.setup` and the solver's questions ("by turn N") find their turn by this count, so a count that
+    starts one off hides Set-Up from the one and shifts every answer of the other.
+    """
+    if before.phase is Phase.SETUP and before.round != 0:
+        return f"round {before.round} during Set-Up; the first Movement turn is round 1"
+    begins = after.phase is Phase.MOVEMENT_TURN and before.phase is not Phase.MOVEMENT_TURN
+    if after.round != before.round + begins:
+        return (f"{action} took the round from {before.round} to {after.round}"
+                f"{' as a Movement turn began' if begins else ' with no Movement turn begun'}")
+    if before.outcome is None and after.outcome is not None and after.outcome.round != after.round:
+        return f"the game ended in round {after.round}, but its outcome names round {after.outcome.round}"
+    return None
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.setup", "Set-Up deals the Company's hand, piles and stacks, the display, the starting "
                    "card, the Market and the Goal structure as the rules say.",
                    (S.COMPANY_SETUP, S.MOVEMENT_SETUP), _setup),
+    TransitionInvariant("rule.turn-numbering", "The round is 0 through Set-Up and goes up by one exactly when a "
+                        "Movement turn begins; a game's outcome names the round it ended in.",
+                        (S.MOVEMENT_ON_YOUR_GO, S.MOVEMENT_SETUP), _turn_numbering),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""
