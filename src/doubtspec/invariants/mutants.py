@@ -588,6 +588,19 @@ def _ban_blamed_on_payment() -> tuple[Patch, ...]:
     return ((engine, "explain_illegal", explain_illegal),)
 
 
+def _empty_space_blamed_on_payment() -> tuple[Patch, ...]:
+    original = engine.explain_illegal
+
+    def explain_illegal(state: GameState, action: Action) -> tuple[Section, str]:
+        # A buy from an empty Market space is rejected for its payment, as if a card were there.
+        section, reason = original(state, action)
+        if section is Section.BUYING_A_CARD and isinstance(action, MovementBuy):
+            return Section.SPENDING_INFLUENCE, "the flipped cards and tokens do not pay the cost"
+        return section, reason
+
+    return ((engine, "explain_illegal", explain_illegal),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics", "rule.draw-offers"), _scoring_slip),
@@ -675,6 +688,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.turn-numbering",), _rounds_from_two),
     Mutant("ban-blamed-on-payment", "A banned card's standard play is rejected naming its payment, not the ban.",
            ("reject.banned", "reject.banned-offers"), _ban_blamed_on_payment),
+    Mutant("empty-space-blamed-on-payment", "A buy from an empty Market space is rejected naming its payment, not "
+           "the empty space.", ("reject.empty-space",), _empty_space_blamed_on_payment),
     Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
            ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), _empty_draw_stalls),
 )}

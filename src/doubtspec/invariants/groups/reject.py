@@ -1,6 +1,7 @@
 """The `reject` invariants.
 
-Probes: illegal actions built for the current state, which the engine must reject untouched.
+Probes: illegal actions built for the current state, which the engine must reject untouched (the
+machine draws one a step); and checks that try every such action of a kind, or of a changed state.
 """
 
 from __future__ import annotations
@@ -129,6 +130,27 @@ def _unaffordable_candidates(state: GameState) -> list[Action]:
     return []
 
 
+def _empty_space_rejected(state: GameState) -> str | None:
+    """On each Movement turn below the hand limit, buy each empty Market space and the space past the last.
+
+    Each must be rejected, the state untouched, naming Buying a Card (there is no card to pay for). A
+    check of its own rather than a probe the machine draws, so that adding it left the generated games
+    as they were.
+    """
+    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or len(state.m_hand) >= hand_limit(state):
+        return None
+    check = _rejects_citing({MovementBuy: S.BUYING_A_CARD})
+    spaces = [space for space, card in enumerate(state.market) if card == NO_CARD]
+    for space in (*spaces, len(state.market)):
+        try:
+            message = check(state, MovementBuy(space, ()))
+        except Exception as exc:  # the engine failing instead of rejecting is the finding
+            message = f"buying space {space} raised {type(exc).__name__}: {exc}"
+        if message is not None:
+            return message
+    return None
+
+
 def _out_of_turn_candidates(state: GameState) -> list[Action]:
     actor = engine.current_actor(state)
     match actor:
@@ -155,6 +177,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.BUYING_CARDS, S.BUYING_A_CARD, S.SPENDING_BUDGET, S.SPENDING_INFLUENCE),
                    _unaffordable_candidates,
                    _rejects_citing({Buy: S.BUYING_CARDS, MovementBuy: S.SPENDING_INFLUENCE})),
+    StateInvariant("reject.empty-space", "Buying from a Market space with no card (or past the Market) is rejected, "
+                   "naming the rule on buying.", (S.BUYING_A_CARD,), _empty_space_rejected),
     ProbeInvariant("reject.out-of-turn", "An action by the side that is not to act is rejected.",
                    (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _out_of_turn_candidates, _rejects),
 )
