@@ -601,6 +601,16 @@ def _empty_space_blamed_on_payment() -> tuple[Patch, ...]:
     return ((engine, "explain_illegal", explain_illegal),)
 
 
+def _icons_or_tokens() -> tuple[Patch, ...]:
+    original = legal.messaging_choices
+
+    def messaging_choices(state: GameState, step: Messaging) -> list[Action]:
+        # Icons and tokens do not add up: a Messaging may spend the larger of the two only.
+        return original(dataclasses.replace(state, messaging=0), Messaging(icons=max(step.icons, state.messaging)))
+
+    return ((legal, "messaging_choices", messaging_choices),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics", "rule.draw-offers"), _scoring_slip),
@@ -690,6 +700,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("reject.banned", "reject.banned-offers"), _ban_blamed_on_payment),
     Mutant("empty-space-blamed-on-payment", "A buy from an empty Market space is rejected naming its payment, not "
            "the empty space.", ("reject.empty-space",), _empty_space_blamed_on_payment),
+    Mutant("icons-or-tokens", "A Messaging's icons and tokens do not add up: it may spend the larger of the two.",
+           ("doubt.messaging-tokens-offers",), _icons_or_tokens),
     Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
            ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), _empty_draw_stalls),
 )}

@@ -139,14 +139,15 @@ def _column_offers(probe: GameState, zone: Zone, present: int, values: tuple[int
 
 
 def _messaging_tokens_offers(state: GameState) -> str | None:
-    """On each Movement turn, pay a Messaging with tokens alone and check what it spends, and that it ends.
+    """On each Movement turn, pay a Messaging with tokens alone, and with one or two icons and tokens, and check
+    what it spends, and that it ends.
 
     Generated games pay Messaging almost always with the icons of face-up cards, which leave nothing to
     count (`doubt.order` checks the tokens spent) and no budget for a second Zone. So give the Movement,
-    from the supply, the tokens that removing all of a column's Doubt bottom-up costs (and one more for a
-    Victim of its zone) and one to spare, start a Messaging with no icon, apply that removal, and check
-    it as `doubt.order` would; under ruling messaging-zones=one-zone the Messaging is then over, the spare
-    token kept.
+    from the supply, what removing all of a column's Doubt bottom-up costs (and one more for a Victim of
+    its zone) and one to spare, as tokens or as icons and tokens (their sum is the budget), start a
+    Messaging with those icons, apply that removal, and check it as `doubt.order` would; under ruling
+    messaging-zones=one-zone the Messaging is then over, the spare kept.
     """
     if state.outcome is not None or state.pending or state.phase is not Phase.MOVEMENT_TURN:
         return None
@@ -157,24 +158,27 @@ def _messaging_tokens_offers(state: GameState) -> str | None:
         values = state.cards.display.doubt_values[zone]
         price = sum(values[present - 1 - i] for i in range(present))
         for victims in sorted({0, min(1, state.victims[zone])}):
-            held = price + victims + 1
-            if present + victims == 0 or held - state.messaging > state.supply[index]:
+            if present + victims == 0:
                 continue
-            supply = list(state.supply)
-            supply[index] -= max(0, held - state.messaging)
-            probe = dataclasses.replace(state, pending=(Messaging(icons=0),), messaging=max(state.messaging, held),
-                                        supply=tuple(supply))
-            action = Message(zone, present, victims)
-            if action not in engine.legal_actions(probe):
-                return (f"with {probe.messaging} Messaging tokens and no icon, removing the {present} Doubt under "
-                        f"{zone.key} (price {price}) and {victims} Victims is not offered")
-            after = engine.apply(probe, action)
-            message = _doubt_steps(probe, action, after)
-            if message is not None:
-                return f"paying a Messaging with tokens alone: {message}"
-            if one_zone and any(isinstance(s, Messaging) for s in after.pending):
-                return (f"after {action} paid with tokens, the Messaging goes on to another Zone with "
-                        f"{after.messaging} tokens left (ruling messaging-zones=one-zone)")
+            for icons in (0, 1, 2):
+                held = price + victims + 1 - icons
+                if held < 0 or held - state.messaging > state.supply[index]:
+                    continue
+                supply = list(state.supply)
+                supply[index] -= max(0, held - state.messaging)
+                probe = dataclasses.replace(state, pending=(Messaging(icons=icons),),
+                                            messaging=max(state.messaging, held), supply=tuple(supply))
+                action = Message(zone, present, victims)
+                if action not in engine.legal_actions(probe):
+                    return (f"with {probe.messaging} Messaging tokens and {icons} icons, removing the {present} Doubt "
+                            f"under {zone.key} (price {price}) and {victims} Victims is not offered")
+                after = engine.apply(probe, action)
+                message = _doubt_steps(probe, action, after)
+                if message is not None:
+                    return f"paying a Messaging with {icons} icons and tokens: {message}"
+                if one_zone and any(isinstance(s, Messaging) for s in after.pending):
+                    return (f"after {action} paid with {icons} icons and tokens, the Messaging goes on to another "
+                            f"Zone with {after.messaging} tokens left (ruling messaging-zones=one-zone)")
     return None
 
 
@@ -191,7 +195,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    "and one more for each Victim.",
                    (S.MESSAGING,), _messaging_offers),
     StateInvariant("doubt.messaging-tokens-offers",
-                   "Messaging paid with tokens alone spends the bottom-up price of the Doubt removed and one more for "
-                   "each Victim, and ends with the one Zone.", (S.MESSAGING,), _messaging_tokens_offers),
+                   "Messaging paid with tokens, alone or beside icons, spends the bottom-up price of the Doubt removed "
+                   "and one more for each Victim (icons first), and ends with the one Zone.", (S.MESSAGING,),
+                   _messaging_tokens_offers),
 )
 """The `doubt.*` invariants, in the order they are checked and listed."""
