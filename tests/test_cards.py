@@ -350,3 +350,24 @@ def test_every_company_effect_loads_as_its_op(shipped: CardSet) -> None:
                         assert getattr(effect, "count", getattr(effect, "amount", None)) == amount, where
                     checked += 1
     assert checked > 60
+
+
+_COUNT_FIELDS = ("influence", "messaging", "agitation", "refresh", "research")
+
+
+def test_every_movement_card_loads_as_written(shipped: CardSet) -> None:
+    # The same second reading for the Movement's cards: a loader that gave a card its right edge's Bonuses
+    # on both edges, or one icon's count to another, would change every play without breaking an invariant.
+    raw = tomllib.loads(TEXT)
+    for card in raw["movement"]["cards"]:
+        loaded = shipped.movement[card["number"]]
+        where = f"movement card {card['number']}"
+        bonuses = card.get("bonuses", {})
+        assert loaded.influence == card["influence"], where
+        assert [b.value for b in loaded.left] == bonuses.get("left", []), where
+        assert [b.value for b in loaded.right] == bonuses.get("right", []), where
+        for field, counts in (("icons", loaded.icons), ("passive", loaded.passive)):
+            written = card.get(field, {})
+            assert {k: getattr(counts, k) for k in _COUNT_FIELDS} == {k: written.get(k, 0) for k in _COUNT_FIELDS}, \
+                f"{where} {field}"
+    assert len(raw["movement"]["cards"]) == len(shipped.movement)
