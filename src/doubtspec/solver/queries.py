@@ -313,7 +313,7 @@ def abstraction_for(game: Game, query: Query) -> AbstractionProver | SchedulePro
     else:
         return None  # the Company's defeats have no abstraction here yet
     model = company_abstraction.CompanyAbstraction.of(game)
-    return ScheduleProver(model.system(target), target, model.lemmas())
+    return ScheduleProver(model.system(target), target, model.lemmas(), model.layout.cube_terms)
 
 
 def peak_memory_mib() -> float:

@@ -222,6 +222,22 @@ class CompanyLayout:
     def total_cards(self, k: CardClass) -> int:
         return len(k.numbers)
 
+    def cube_terms(self, state: State) -> list[dict[str, z3.ArithRef]]:
+        """What a blocked cube (`cube_blocking`) may bound, coarsest first: each class counted over the hand,
+        deck and discard pile together (after a Reshuffle Sequence which of its cards are drawn is the best
+        luck's choice) with their sums, then every variable. The Market is left out of both: it only limits
+        what a round may buy, which no cube needs pinned."""
+        kept = {name: term for name, term in state.items() if not name.startswith("market_")}
+        coarse = {name: term for name, term in kept.items() if not name.startswith(("hand_", "deck_", "discard_"))}
+        owned = {k.name: state[f"hand_{k.name}"] + state[f"deck_{k.name}"] + state[f"discard_{k.name}"]
+                 for k in self.classes}
+        coarse.update({f"owned_{name}": term for name, term in owned.items()})
+        # Sums over the classes: how many cards and how much Budget the Company holds, which is what limits
+        # most combinations of purchases (a cube on them stands for every combination at once).
+        coarse["total_cards"] = z3.Sum(list(owned.values()))
+        coarse["total_budget"] = z3.Sum([k.budget * owned[k.name] for k in self.classes if k.budget])
+        return [coarse, kept]
+
     # --- a concrete state seen through the abstraction ---
 
     def project(self, state: GameState) -> dict[str, int]:
