@@ -11,6 +11,8 @@ is only a possibility: the query layer then asks the exact unrolling or the hunt
                   removal of Victims and any Restriction card it may add
     company_schedules.py  the Company's questions decided by one-shot checks, proved round
                   facts and case splits on the Reshuffle schedule (the query layer's prover)
+    cube_blocking.py  a round fact proved one round at a time, by blocking the states after the
+                  round before that could break it (each cube proved unreachable)
     movement.py   the Movement's side (Goals)
 
 The verdict types every method shares live in `doubtspec.solver.verdict` and are re-exported here.
