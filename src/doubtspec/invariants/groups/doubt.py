@@ -139,15 +139,16 @@ def _column_offers(probe: GameState, zone: Zone, present: int, values: tuple[int
 
 
 def _messaging_tokens_offers(state: GameState) -> str | None:
-    """On each Movement turn, pay a Messaging with tokens alone, and with one or two icons and tokens, and check
-    what it spends, and that it ends.
+    """On each Movement turn, pay a Messaging with tokens alone, and with two icons and tokens, and check what it
+    spends, and that it ends.
 
     Generated games pay Messaging almost always with the icons of face-up cards, which leave nothing to
     count (`doubt.order` checks the tokens spent) and no budget for a second Zone. So give the Movement,
     from the supply, what removing all of a column's Doubt bottom-up costs (and one more for a Victim of
-    its zone) and one to spare, as tokens or as icons and tokens (their sum is the budget), start a
-    Messaging with those icons, apply that removal, and check it as `doubt.order` would; under ruling
-    messaging-zones=one-zone the Messaging is then over, the spare kept.
+    its zone) and one to spare, as tokens or as two icons and tokens (their sum is the budget; two, so
+    that the tokens alone fall short even with the spare), start a Messaging with those icons, apply that
+    removal, and check it as `doubt.order` would; under ruling messaging-zones=one-zone the Messaging is
+    then over, the spare kept.
     """
     if state.outcome is not None or state.pending or state.phase is not Phase.MOVEMENT_TURN:
         return None
@@ -160,7 +161,7 @@ def _messaging_tokens_offers(state: GameState) -> str | None:
         for victims in sorted({0, min(1, state.victims[zone])}):
             if present + victims == 0:
                 continue
-            for icons in (0, 1, 2):
+            for icons in (0, 2):
                 held = price + victims + 1 - icons
                 if held < 0 or held - state.messaging > state.supply[index]:
                     continue

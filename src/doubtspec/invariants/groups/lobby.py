@@ -114,7 +114,8 @@ def _lobby_distinct_offers(state: GameState) -> str | None:
     the tokens of one effect go on different cards. Effects of two tokens are few and their second choice
     rarely meets a card of the Goal structure; after the first token on a card, every other card (Market
     card, and Goal under ruling lobby-targets=market-and-goals) with fewer than three Profit must be
-    offered, and that card not.
+    offered, and that card not. Four cards a turn take the first token, in turn with the round, so that
+    every card takes it within a few rounds at a quarter of the cost.
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
         return None
@@ -128,7 +129,8 @@ def _lobby_distinct_offers(state: GameState) -> str | None:
         places += [(LobbyWhere.GOAL, s) for s, goal in enumerate(state.goals)
                    if goal != NO_CARD and state.goal_profit[s] < 3]
     probe = dataclasses.replace(state, profit=max(state.profit, 2), pending=(ResolveEffect(Lobby(2), 2),))
-    for where, index in places:
+    start = 4 * state.round
+    for where, index in [places[(start + k) % len(places)] for k in range(min(4, len(places)))]:
         first = LobbyOn(where, index)
         second = {a for a in legal_actions(apply(probe, first)) if isinstance(a, LobbyOn)}
         expected = {LobbyOn(w, i) for w, i in places if (w, i) != (where, index)}

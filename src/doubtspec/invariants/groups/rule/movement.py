@@ -325,14 +325,16 @@ def _lobbied_buy_offers(state: GameState) -> str | None:
     it, and that Profit goes back. Generated games seldom have the Movement buy a lobbied card, so the
     Profit is put on from the supply and the Movement given exactly the price in Influence tokens (no
     Flight): the buy paid with tokens alone must be offered at the price, not at one less, and do what
-    `rule.movement-buy` says.
+    `rule.movement-buy` says. Two Market cards a turn, in turn with the round, so that every space is
+    bought within a few rounds at a third of the cost; the hand goes to the discard pile first (a buy does
+    not depend on it, and without it the engine lists no plays).
     """
     if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or len(state.m_hand) >= hand_limit(state):
         return None
+    state = dataclasses.replace(state, m_hand=(), m_discard=sorted_cards(state.m_discard + state.m_hand))
     profit, influence, flight = (TOKEN_INDEX[k] for k in (TokenKind.PROFIT, TokenKind.INFLUENCE, TokenKind.FLIGHT))
-    for space, card in enumerate(state.market):
-        if card == NO_CARD:
-            continue
+    spaces = [space for space, card in enumerate(state.market) if card != NO_CARD]
+    for space in sorted({spaces[(2 * state.round + k) % len(spaces)] for k in range(min(2, len(spaces)))}):
         for lobbied in range(1, 4):
             price = state.cards.market[space].cost + lobbied
             supply = list(state.supply)
