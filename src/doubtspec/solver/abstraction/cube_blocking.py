@@ -14,9 +14,10 @@ tenth of a second. `CubeBlocker` proves the fact from that end:
    abstraction and the facts proved for them? The check assumes s's values one literal each
    (`x >= v`, `x <= v`), first coarsely (the tiers of `CubeTerms`: for the Company, cards counted
    per class over the hand, deck and discard pile, which after a Reshuffle are the best luck's to
-   split), then exactly. UNSAT: the assumptions in Z3's unsat core, shrunk by dropping literals
-   one at a time, form a cube that no run reaches after round k-1. Its negation is a proved fact
-   of round k-1 (a `RoundFact`), added to both checks, and step 1 is asked again.
+   split), then exactly. UNSAT: the assumptions in Z3's unsat core, shrunk (dropping halves of it,
+   then quarters, down to single literals) and loosened (each bound moved by binary search as far
+   as the cube stays unreached), form a cube that no run reaches after round k-1. Its negation is a
+   proved fact of round k-1, added to both checks, and step 1 is asked again.
 3. SAT at the exact tier: s is reached and one round from it breaks the fact, in the abstraction.
    The fact is not proved (the abstraction may be too coarse, or the game allows it).
 
@@ -39,7 +40,8 @@ from doubtspec.solver.verdict import Budget
 
 CubeTerms = Callable[[State], Sequence[dict[str, z3.ArithRef]]]
 """The terms a cube over a state may bound, tier by tier from the coarsest (the last tier: every
-variable that matters, so that a reachable state is recognised as one)."""
+variable that matters, so that a reachable state is recognised as one). Terms named `total_...` are
+sums of others: their lower bounds join every core, so that shrinking may keep them instead."""
 
 CHECK_SLICE_S = 60.0
 """The longest one check of either kind may take."""
@@ -105,7 +107,6 @@ class CubeBlocker:
     seed: int = 0
     blocked: list[BlockedCube] = field(default_factory=list)
     checks: int = 0
-    seconds: float = 0.0
     spent: dict[str, float] = field(default_factory=lambda: dict.fromkeys(("round", "reach", "shrink"), 0.0))
     """Seconds spent in each kind of check: the one round, the reachability of a state, shrinking cubes."""
 
@@ -115,13 +116,6 @@ class CubeBlocker:
 
     def prove(self, k: int, goal: z3.BoolRef, budget: Budget) -> Blocking:
         """Whether `goal` (a formula over the state after round `k`) holds in every run."""
-        started = time.perf_counter()
-        try:
-            return self._prove(k, goal, budget)
-        finally:
-            self.seconds += time.perf_counter() - started
-
-    def _prove(self, k: int, goal: z3.BoolRef, budget: Budget) -> Blocking:
         one = z3.SolverFor("QF_LIA")
         one.add(*self.step(k), *self.known(k - 1), *self.facts(k - 1), z3.Not(goal))
         back = z3.SolverFor("QF_LIA")
