@@ -34,3 +34,20 @@ def test_a_small_sample_runs_and_is_summarized(tmp_path: Path) -> None:
     assert summary["sampled"] == 2 and summary["mutants"] > 1000
     assert {row["verdict"] for row in summary["rows"]} <= {"killed", "crashed", "survived", "timeout"}
     assert (out / "summary.md").read_text().startswith("Sample of 2 of ")
+
+
+def test_a_sample_besides_an_earlier_one_shares_none_of_its_mutants() -> None:
+    sys.path.insert(0, str(ROOT / "fuzz" / "mutation"))
+    try:
+        import run
+    finally:
+        sys.path.pop(0)
+    modules = {"engine.py": 300, "legal.py": 120, "cards.py": 40, "steps.py": 3}
+    jobs = {(module, "core/NumberReplacer", n): f"{module}-{n}" for module, count in modules.items()
+            for n in range(count)}
+    for stratify in (False, True):
+        earlier = run.draw(jobs, 60, 1201, stratify)
+        later = run.draw(jobs, 60, 1202, stratify, besides=(1201,))
+        assert len(earlier) == len(later) == 60
+        assert not earlier & later
+        assert run.draw(jobs, 60, 1202, stratify) & earlier  # without `besides` the two overlap

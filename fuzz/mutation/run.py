@@ -99,14 +99,34 @@ def _stratified(by_identity: dict[tuple[str, str, int], str], size: int, seed: i
     return keep
 
 
+def draw(by_identity: dict[tuple[str, str, int], str], size: int, seed: int, stratify: bool = False,
+         besides: tuple[int, ...] = ()) -> set[str]:
+    """The jobs of a seeded sample of `size` (`_stratified` or uniform), after leaving out those of the
+    samples that the seeds in `besides` draw with the same size and kind."""
+
+    def one(pool: dict[tuple[str, str, int], str], seed: int) -> set[str]:
+        if stratify:
+            return _stratified(pool, size, seed)
+        chosen = [pool[key] for key in sorted(pool)]
+        return set(random.Random(seed).sample(chosen, min(size, len(chosen))))
+
+    pool = dict(by_identity)
+    for earlier in besides:
+        taken = one(by_identity, earlier)
+        pool = {key: job for key, job in pool.items() if job not in taken}
+    return one(pool, seed)
+
+
 def sample(session: Path, size: int, seed: int, same_as: Path | None = None, stratify: bool = False,
-           only: frozenset[str] = frozenset()) -> int:
+           only: frozenset[str] = frozenset(), besides: tuple[int, ...] = ()) -> int:
     """Mark all but a seeded random sample of the session's mutants as skipped; returns the total.
 
     The sample is drawn over the mutants' identities, so the same seed picks the same mutants of the
     same code in every session; with `stratify` it is drawn module by module (`_stratified`);
     `same_as` picks instead the mutants another session ran, and `only` the mutants it names
-    (`engine.py:core/NumberReplacer:50`: module file, operator, occurrence).
+    (`engine.py:core/NumberReplacer:50`: module file, operator, occurrence). `besides` names the seeds of
+    earlier samples of the same size and kind: their mutants are left out first, so that a new sample of
+    unchanged code adds only mutants not measured before.
     """
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
@@ -120,10 +140,8 @@ def sample(session: Path, size: int, seed: int, same_as: Path | None = None, str
         elif same_as is not None:
             wanted = _completed(same_as)
             keep = {job for key, job in by_identity.items() if key in wanted}
-        elif stratify:
-            keep = _stratified(by_identity, size, seed)
         else:
-            keep = set(random.Random(seed).sample(jobs, min(size, len(jobs))))
+            keep = draw(by_identity, size, seed, stratify, besides)
         db.set_multiple_results([j for j in jobs if j not in keep],
                                 WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output="not sampled"))
         return len(jobs)
@@ -213,6 +231,8 @@ def main() -> int:
     parser.add_argument("--same-as", type=Path, help="run the mutants another session ran (its session.sqlite)")
     parser.add_argument("--only", action="append", default=[], metavar="FILE:OPERATOR:OCCURRENCE",
                         help="run only this mutant, e.g. engine.py:core/NumberReplacer:50 (repeatable)")
+    parser.add_argument("--besides", type=int, action="append", default=[], metavar="SEED",
+                        help="leave out the mutants of an earlier sample (its seed; same --sample and --stratify)")
     parser.add_argument("--stratify", action="store_true",
                         help="draw the sample module by module, in proportion (at least five from each)")
     parser.add_argument("--skip-unreached", action="store_true",
@@ -245,7 +265,8 @@ def main() -> int:
     session = out / "session.sqlite"
     session.unlink(missing_ok=True)
     subprocess.run([cosmic_ray, "init", str(config), str(session)], check=True, cwd=ROOT)
-    total = sample(session, args.sample, args.seed, args.same_as, stratify=args.stratify, only=frozenset(args.only))
+    total = sample(session, args.sample, args.seed, args.same_as, stratify=args.stratify, only=frozenset(args.only),
+                   besides=tuple(args.besides))
     if args.skip_unreached:
         from reach import record_unreached
 
