@@ -611,6 +611,34 @@ def _icons_or_tokens() -> tuple[Patch, ...]:
     return ((legal, "messaging_choices", messaging_choices),)
 
 
+def _part_of_column_clears_it() -> tuple[Patch, ...]:
+    original = movement.message
+
+    def message(w: Work, icons: int, zone: Zone, doubts: int, victims: int) -> int:
+        # Removing the bottom part of a column's Doubt takes the whole column off the display.
+        present = w.doubt[zone]
+        left = original(w, icons, zone, doubts, victims)
+        if 0 < doubts < present:
+            w.doubt = tuple(0 if i == zone else n for i, n in enumerate(w.doubt))
+        return left
+
+    return ((movement, "message", message),)
+
+
+def _progress_kept_on_achieving() -> tuple[Patch, ...]:
+    original = movement.agitate
+
+    def agitate(w: Work, icons: int, slot: int, tokens: int) -> None:
+        # Achieving a Goal returns the tokens spent now, but the progress on it leaves the game.
+        progress = w.goal_agitation[slot]
+        achieved = len(w.achieved)
+        original(w, icons, slot, tokens)
+        if progress and len(w.achieved) > achieved:
+            w.take(TokenKind.AGITATION, progress)
+
+    return ((movement, "agitate", agitate),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics", "rule.draw-offers"), _scoring_slip),
@@ -702,6 +730,10 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            "the empty space.", ("reject.empty-space",), _empty_space_blamed_on_payment),
     Mutant("icons-or-tokens", "A Messaging's icons and tokens do not add up: it may spend the larger of the two.",
            ("doubt.messaging-tokens-offers",), _icons_or_tokens),
+    Mutant("part-of-column-clears-it", "Messaging that removes the bottom part of a column's Doubt clears the whole "
+           "column.", ("doubt.order", "doubt.messaging-tokens-offers"), _part_of_column_clears_it),
+    Mutant("progress-not-returned", "Achieving a Goal returns the Agitation tokens spent, but not those already on "
+           "the Goal.", ("rule.goal", "rule.goal-offers"), _progress_kept_on_achieving),
     Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
            ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), _empty_draw_stalls),
 )}

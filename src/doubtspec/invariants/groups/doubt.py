@@ -145,10 +145,10 @@ def _messaging_tokens_offers(state: GameState) -> str | None:
     Generated games pay Messaging almost always with the icons of face-up cards, which leave nothing to
     count (`doubt.order` checks the tokens spent) and no budget for a second Zone. So give the Movement,
     from the supply, what removing all of a column's Doubt bottom-up costs (and one more for a Victim of
-    its zone) and one to spare, as tokens or as two icons and tokens (their sum is the budget; two, so
-    that the tokens alone fall short even with the spare), start a Messaging with those icons, apply that
-    removal, and check it as `doubt.order` would; under ruling messaging-zones=one-zone the Messaging is
-    then over, the spare kept.
+    its zone; or, in a column of two or more, its bottom token alone) and one to spare, as tokens or as
+    two icons and tokens (their sum is the budget; two, so that the tokens alone fall short even with the
+    spare), start a Messaging with those icons, apply that removal, and check it as `doubt.order` would;
+    under ruling messaging-zones=one-zone the Messaging is then over, the spare kept.
     """
     if state.outcome is not None or state.pending or state.phase is not Phase.MOVEMENT_TURN:
         return None
@@ -157,10 +157,11 @@ def _messaging_tokens_offers(state: GameState) -> str | None:
     for zone in Zone:
         present = state.doubt[zone]
         values = state.cards.display.doubt_values[zone]
-        price = sum(values[present - 1 - i] for i in range(present))
-        for victims in sorted({0, min(1, state.victims[zone])}):
-            if present + victims == 0:
-                continue
+        removals = [(present, victims) for victims in sorted({0, min(1, state.victims[zone])}) if present + victims]
+        if present >= 2:
+            removals.append((1, 0))  # only the bottom token: the rest of the column stays
+        for doubts, victims in removals:
+            price = sum(values[present - 1 - i] for i in range(doubts))
             for icons in (0, 2):
                 held = price + victims + 1 - icons
                 if held < 0 or held - state.messaging > state.supply[index]:
@@ -169,10 +170,10 @@ def _messaging_tokens_offers(state: GameState) -> str | None:
                 supply[index] -= max(0, held - state.messaging)
                 probe = dataclasses.replace(state, pending=(Messaging(icons=icons),),
                                             messaging=max(state.messaging, held), supply=tuple(supply))
-                action = Message(zone, present, victims)
+                action = Message(zone, doubts, victims)
                 if action not in engine.legal_actions(probe):
-                    return (f"with {probe.messaging} Messaging tokens and {icons} icons, removing the {present} Doubt "
-                            f"under {zone.key} (price {price}) and {victims} Victims is not offered")
+                    return (f"with {probe.messaging} Messaging tokens and {icons} icons, removing {doubts} of the "
+                            f"{present} Doubt under {zone.key} (price {price}) and {victims} Victims is not offered")
                 after = engine.apply(probe, action)
                 message = _doubt_steps(probe, action, after)
                 if message is not None:

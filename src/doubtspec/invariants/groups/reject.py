@@ -131,7 +131,7 @@ def _unaffordable_candidates(state: GameState) -> list[Action]:
 
 
 def _empty_space_rejected(state: GameState) -> str | None:
-    """On each Movement turn below the hand limit, buy each empty Market space and the space past the last.
+    """On each Movement turn below the hand limit, buy each empty Market space and the two spaces past the last.
 
     Each must be rejected, the state untouched, naming Buying a Card (there is no card to pay for). A
     check of its own rather than a probe the machine draws, so that adding it left the generated games
@@ -141,7 +141,7 @@ def _empty_space_rejected(state: GameState) -> str | None:
         return None
     check = _rejects_citing({MovementBuy: S.BUYING_A_CARD})
     spaces = [space for space, card in enumerate(state.market) if card == NO_CARD]
-    for space in (*spaces, len(state.market)):
+    for space in (*spaces, len(state.market), len(state.market) + 1):
         # An engine that raises instead of rejecting is reported by the machine as this check raising.
         message = check(state, MovementBuy(space, ()))
         if message is not None:

@@ -418,6 +418,13 @@ def _goal(before: GameState, action: Action, after: GameState) -> str | None:
         return f"{action} with {icons + action.tokens} Agitation of {need} did not achieve Goal {number}"
     if after.goal_profit[slot] or after.goal_agitation[slot] or after.profit != before.profit:
         return f"{action}: achieving Goal {number} returns its Profit to the Company's supply and clears its Agitation"
+    # The tokens spent now and those left on the Goal as progress all go back to the supply.
+    agitation = TOKEN_INDEX[TokenKind.AGITATION]
+    returned = action.tokens + before.goal_agitation[slot]
+    if after.supply[agitation] - before.supply[agitation] != returned:
+        return (f"{action}: achieving Goal {number} put {after.supply[agitation] - before.supply[agitation]} "
+                f"Agitation back in the supply; the {action.tokens} spent and the {before.goal_agitation[slot]} on "
+                f"the Goal make {returned}")
     # Exactly the Goal's effects: its bans, its Restriction cards, its Flight and Influence.
     bans: list[str] = []
     for effect in goal.effects:
@@ -614,11 +621,13 @@ def _goal_structure_offers(state: GameState) -> str | None:
 
 def _goal_offers(state: GameState) -> str | None:
     """On each Movement turn, achieve each available Goal with Agitation to spare and check what it does,
-    also with the Restrictions pile empty.
+    also with the Restrictions pile empty, and once more with one Agitation already on it and one token spent.
 
     What a Goal does to the Company (its bans, its Restriction card) happens only when a Goal is
     achieved, which generated games reach late; an Agitation with icons enough for any Goal, answered
-    for each available Goal, checks `rule.goal` for every Goal the structure offers, every turn.
+    for each available Goal, checks `rule.goal` for every Goal the structure offers, every turn. A Goal
+    achieved over several turns (progress on it, then tokens) is rarer still, and it is the one case
+    where tokens from two places go back to the supply at once.
     """
     if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN:
         return None
@@ -644,6 +653,40 @@ def _goal_offers(state: GameState) -> str | None:
                 message = _goal(probe, action, after)
                 if message is not None:
                     return f"achieving the Goal at place {action.slot}{situation}: {message}"
+    return _goal_progress_offers(state)
+
+
+def _goal_progress_offers(state: GameState) -> str | None:
+    """`_goal_offers` for a Goal with one Agitation on it, achieved with icons and one token (both from the supply)."""
+    from doubtspec.model.legal import choice_actions
+
+    index = TOKEN_INDEX[TokenKind.AGITATION]
+    short = max(0, 1 - state.agitation)
+    if state.supply[index] < 1 + short:
+        return None
+    supply = list(state.supply)
+    supply[index] -= 1 + short
+    slots = {a.slot for a in choice_actions(dataclasses.replace(state, pending=(Agitation(icons=99),)),
+                                            Agitation(icons=99)) if isinstance(a, Agitate)}
+    for slot in sorted(slots):
+        full = state.game.goal(state.goals[slot]).cost + state.goal_profit[slot]
+        if full < 2 or state.goal_agitation[slot]:
+            continue  # the progress alone would pay for it, or the Goal has progress of its own already
+        step = Agitation(icons=full - 2)
+        agitation = (*state.goal_agitation[:slot], 1, *state.goal_agitation[slot + 1:])
+        probe = dataclasses.replace(state, pending=(step,), goal_agitation=agitation,
+                                    agitation=state.agitation + short, supply=tuple(supply))
+        action = Agitate(slot, 1)
+        if action not in choice_actions(probe, step):
+            return (f"with one Agitation on Goal place {slot} (needing {full - 1} more), {full - 2} from icons and "
+                    f"{probe.agitation} tokens held, achieving it with one token is not offered")
+        try:
+            after = engine.apply(probe, action)
+        except Exception as exc:
+            return f"achieving the Goal at place {slot} over two turns raised {type(exc).__name__}: {exc}"
+        message = _goal(probe, action, after)
+        if message is not None:
+            return f"achieving the Goal at place {slot} with one Agitation already on it: {message}"
     return None
 
 
