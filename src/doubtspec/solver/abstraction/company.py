@@ -581,6 +581,7 @@ class CompanyAbstraction:
 
         # The Reshuffle Sequence.
         loud: list[z3.BoolRef] = []
+        sequence_only = len(fresh.made)  # the unknowns made from here on appear only in the Sequence's branch
         scored, shifted = _score(after_play)
         seeds = _seed(game, scored)
         star = scored >= rules.star_threshold
@@ -640,6 +641,11 @@ class CompanyAbstraction:
         reshuffles = fresh.bool("sequence")
         c.append(reshuffles == sequence)
         c.append(z3.If(reshuffles, z3.And(*loud), z3.And(*quiet)))
+        # Without a Sequence its unknowns mean nothing and nothing else reads them: pinned to 0, every
+        # unknown of a run is bounded by the cards and pieces (which `solver.cpsat` relies on), and no
+        # run of the game is lost.
+        pinned = [term for term in fresh.made[sequence_only:] if z3.is_int(term)]
+        c += [z3.Implies(z3.Not(reshuffles), term == 0) for term in pinned]
         return z3.And(*c)
 
     # --- lemmas (each proved by k-induction before use) ---

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 
 import z3
 
+from doubtspec.solver.abstraction import cpsat
 from doubtspec.solver.abstraction.company import STAR
 from doubtspec.solver.abstraction.cube_blocking import Blocking, CubeBlocker, CubeTerms
 from doubtspec.solver.abstraction.system import Lemma, RoundSystem, State, StepTemplate, proved_lemmas, template_of
@@ -59,6 +60,14 @@ BLOCKING_MIN_S = 240.0
 """Cube blocking is tried only with this much time left: on the shipped set its one open fact (no star in
 round 3) was not settled in 220 s, so a shorter question keeps its time for the case splits."""
 SEED_STEP = 7919
+CPSAT_SLICE_S = 60.0
+"""A star or Profit bound that Z3 leaves open goes to CP-SAT (`cpsat`) for at most this long (the round-3 star
+bound of the shipped set takes it 10-37 s over five seeds, where Z3 made no progress in 45 minutes)."""
+CPSAT_MIN_S = 40.0
+"""CP-SAT is asked only with this much of the budget left (a shorter pass leaves the fact to a later one: on
+the shipped set the question's first, short pass would otherwise spend its time on a fact it cannot finish)."""
+BOX_LEMMA = "unknowns-bounded"
+"""The name, among the lemmas an answer used, of `cpsat.prove_box`'s bound (what makes CP-SAT's "no" a proof)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +128,14 @@ class ScheduleProver:
     _profit_at_most: dict[int, int] = field(default_factory=lambda: {0: 0})
     """Round to the most stars proved possible after it (only for proved bounds)."""
     _blocker: CubeBlocker | None = None
+    _bound_open: set[int] = field(default_factory=set)
+    """Rounds whose star (or Profit) bound is not proved yet: a later pass with more time tries CP-SAT again."""
+    _retried: set[int] = field(default_factory=set)
+    """Rounds whose open bound has had its one retry."""
+    _box: bool | None = None
+    """Whether `cpsat.prove_box` holds for this system (None: not asked yet)."""
+    used_box: bool = False
+    """Whether a fact rests on CP-SAT (and so on the box lemma)."""
 
     # --- the unrolling ---
 
@@ -185,7 +202,12 @@ class ScheduleProver:
         return False
 
     def _learn_facts(self, k: int, budget: Budget) -> None:
-        """Prove what can be proved cheaply about round `k` (once per round)."""
+        """Prove what can be proved cheaply about round `k` (once per round), after retrying with CP-SAT the
+        bounds an earlier, shorter pass left open (a later round's bound builds on them)."""
+        for r in sorted(self._bound_open - self._retried):
+            if r <= k and budget.left() >= CPSAT_MIN_S:
+                self._retried.add(r)
+                self._bound_fact(r, budget, retry=True)
         if k in self._facts_for:
             return
         self._facts_for.add(k)
@@ -195,24 +217,80 @@ class ScheduleProver:
         assert self._template is not None
         if any(term.decl().name() == "midshuffle@step" for term in self._template.fresh):
             self._prove(k, z3.Not(mid_reshuffle_at(k)), f"no mid-play reshuffle in round {k}", budget)
+        self._bound_fact(k, budget, retry=False)
+
+    def _bound_fact(self, k: int, budget: Budget, retry: bool) -> None:
+        """The most stars (or Profit) after round `k`: proved by Z3, else CP-SAT, else (stars) cube blocking.
+
+        A bound left open stays in `_bound_open`; a retry asks CP-SAT only.
+        """
+        def prove(formula: z3.BoolRef, text: str) -> bool:
+            if retry:
+                return self._prove_by_cpsat(k, formula, text, budget)
+            return self._prove(k, formula, text, budget) or self._prove_by_cpsat(k, formula, text, budget)
+
         if self.target == STAR:
             # A round adds at most one star, so after round k at most one more than after round k-1.
             stars = self._stars_at_most.get(k - 1, k - 1)
             bound = self.state(k)["stars"] <= stars
             text = f"at most {stars} stars after round {k}"
-            if self._prove(k, bound, text, budget) or self._prove_by_blocking(k, bound, text, budget):
+            if prove(bound, text) or (not retry and self._prove_by_blocking(k, bound, text, budget)):
                 self._stars_at_most[k] = stars
+                self._bound_open.discard(k)
             else:
                 self._stars_at_most[k] = stars + 1
-        else:
-            # Profit grows by a bounded amount per round; the smallest of a few steps that can be proved.
-            profit = self._profit_at_most.get(k - 1)
-            if profit is not None:
-                for step in PROFIT_STEPS:
-                    if self._prove(k, self.state(k)["profit"] <= profit + step,
-                                   f"at most {profit + step} Profit after round {k}", budget):
-                        self._profit_at_most[k] = profit + step
-                        break
+                self._bound_open.add(k)
+            return
+        # Profit grows by a bounded amount per round; the smallest of a few steps that can be proved.
+        profit = self._profit_at_most.get(k - 1)
+        if profit is None:
+            return
+        for step in PROFIT_STEPS:
+            if profit + step >= self._profit_at_most.get(k, profit + step + 1):
+                break  # no tighter than what is proved already
+            if prove(self.state(k)["profit"] <= profit + step, f"at most {profit + step} Profit after round {k}"):
+                self._profit_at_most[k] = profit + step
+                self._bound_open.discard(k)
+                return
+        self._bound_open.add(k)
+
+    def _mid_reshuffle(self) -> z3.BoolRef | None:
+        """The round template's "a mid-play reshuffle happens" unknown (None: the card file has no draw effect)."""
+        assert self._template is not None
+        return next((term for term in self._template.fresh if term.decl().name() == "midshuffle@step"), None)
+
+    def _cpsat_allowed(self, k: int) -> bool:
+        """Whether CP-SAT's answer over rounds 0..k is the formula's: the box is proved and covers rounds without
+        a mid-play reshuffle, and each of rounds 1..k is proved to have none."""
+        box = cpsat.Box()
+        if k > box.max_rounds:
+            return False
+        if self._mid_reshuffle() is not None:
+            proved = {f.text for f in self.facts}
+            if any(f"no mid-play reshuffle in round {r}" not in proved for r in range(1, k + 1)):
+                return False
+        if self._box is None:
+            assert self._template is not None
+            self._box = cpsat.prove_box(self.system, self._template, box, budget=Budget.of(FACT_SLICE_S * 5),
+                                        mid_reshuffle=self._mid_reshuffle())
+        return self._box
+
+    def _prove_by_cpsat(self, k: int, formula: z3.BoolRef, text: str, budget: Budget) -> bool:
+        """Add `formula` (over rounds 0..`k`) as a fact if CP-SAT finds its negation infeasible (see `cpsat`)."""
+        if budget.left() < CPSAT_MIN_S or not self._cpsat_allowed(k):
+            return False
+        box, variables = cpsat.Box(), frozenset(self.system.variables)
+        try:
+            result = cpsat.decide([*self.formulas(k), z3.Not(formula)], lambda name: box.domain(name, variables),
+                                  budget, CPSAT_SLICE_S, seed=self._seed)
+        except cpsat.Untranslatable:
+            return False
+        self.checks += 1
+        if result.answer is not cpsat.Answer.UNSAT:
+            return False
+        self.facts.append(RoundFact(k, formula, f"{text} (CP-SAT, {result.seconds:.1f} s)"))
+        self.used_box = True
+        return True
 
     def _prove_by_blocking(self, k: int, formula: z3.BoolRef, text: str, budget: Budget) -> bool:
         """Add `formula` (over the state after round `k`) as a fact if `CubeBlocker` proves it, one round at a
@@ -317,7 +395,7 @@ class ScheduleProver:
             verdict = self._settle(turn, budget)
             if verdict is TurnVerdict.IMPOSSIBLE:
                 self.proved_upto = max(self.proved_upto, turn)
-            names = tuple(lemma.name for lemma in self.lemmas)
+            names = tuple(lemma.name for lemma in self.lemmas) + ((BOX_LEMMA,) if self.used_box else ())
             proofs.append(TurnProof(turn, verdict, self.name, time.perf_counter() - started, names, concrete=False))
             if verdict is not TurnVerdict.IMPOSSIBLE:
                 break
