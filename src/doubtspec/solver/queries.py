@@ -30,7 +30,7 @@ from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, OutcomeReason
 from doubtspec.solver import progress
 from doubtspec.solver.abstraction import company as company_abstraction
-from doubtspec.solver.abstraction.company_schedules import BOX_LEMMA, ScheduleProver
+from doubtspec.solver.abstraction.company_schedules import ScheduleProver
 from doubtspec.solver.abstraction.movement_prover import MovementProver, movement_abstraction
 from doubtspec.solver.abstraction.prover import AbstractionProver
 from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, turn_reached
@@ -375,9 +375,8 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
             if settled.verdict is TurnVerdict.IMPOSSIBLE:
                 proved = settled.turn
     if prover is not None:
-        answer.lemmas = [lemma.name for lemma in prover.lemmas]
-        if isinstance(prover, ScheduleProver) and prover.used_box:
-            answer.lemmas.append(BOX_LEMMA)  # a fact proved by CP-SAT rests on the proved box
+        answer.lemmas = (prover.lemma_names() if isinstance(prover, ScheduleProver)
+                         else [lemma.name for lemma in prover.lemmas])
         answer.lemmas_rejected = prover.rejected
         answer.lemma_seconds = prover.lemma_seconds
         if isinstance(prover, MovementProver) and prover.witness is not None:

@@ -214,8 +214,7 @@ class ScheduleProver:
         sequence = sequence_at(k)
         if not self._prove(k, z3.Not(sequence), f"no Reshuffle Sequence in round {k}", budget):
             self._prove(k, sequence, f"a Reshuffle Sequence in round {k}", budget)
-        assert self._template is not None
-        if any(term.decl().name() == "midshuffle@step" for term in self._template.fresh):
+        if self._mid_reshuffle() is not None:
             self._prove(k, z3.Not(mid_reshuffle_at(k)), f"no mid-play reshuffle in round {k}", budget)
         self._bound_fact(k, budget, retry=False)
 
@@ -259,25 +258,25 @@ class ScheduleProver:
         assert self._template is not None
         return next((term for term in self._template.fresh if term.decl().name() == "midshuffle@step"), None)
 
-    def _cpsat_allowed(self, k: int) -> bool:
+    def _cpsat_allowed(self, k: int, budget: Budget) -> bool:
         """Whether CP-SAT's answer over rounds 0..k is the formula's: the box is proved and covers rounds without
         a mid-play reshuffle, and each of rounds 1..k is proved to have none."""
         box = cpsat.Box()
         if k > box.max_rounds:
             return False
         if self._mid_reshuffle() is not None:
-            proved = {f.text for f in self.facts}
-            if any(f"no mid-play reshuffle in round {r}" not in proved for r in range(1, k + 1)):
-                return False
+            for r in range(1, k + 1):
+                if not any(fact.formula.eq(z3.Not(mid_reshuffle_at(r))) for fact in self.facts):
+                    return False
         if self._box is None:
             assert self._template is not None
-            self._box = cpsat.prove_box(self.system, self._template, box, budget=Budget.of(FACT_SLICE_S * 5),
-                                        mid_reshuffle=self._mid_reshuffle())
+            self._box = cpsat.prove_box(self.system, self._template, box, budget, self._mid_reshuffle(),
+                                        cap_s=FACT_SLICE_S * 5)
         return self._box
 
     def _prove_by_cpsat(self, k: int, formula: z3.BoolRef, text: str, budget: Budget) -> bool:
         """Add `formula` (over rounds 0..`k`) as a fact if CP-SAT finds its negation infeasible (see `cpsat`)."""
-        if budget.left() < CPSAT_MIN_S or not self._cpsat_allowed(k):
+        if budget.left() < CPSAT_MIN_S or not self._cpsat_allowed(k, budget):
             return False
         box, variables = cpsat.Box(), frozenset(self.system.variables)
         try:
@@ -286,7 +285,7 @@ class ScheduleProver:
         except cpsat.Untranslatable:
             return False
         self.checks += 1
-        if result.answer is not cpsat.Answer.UNSAT:
+        if result.answer != z3.unsat:
             return False
         self.facts.append(RoundFact(k, formula, f"{text} (CP-SAT, {result.seconds:.1f} s)"))
         self.used_box = True
@@ -395,11 +394,15 @@ class ScheduleProver:
             verdict = self._settle(turn, budget)
             if verdict is TurnVerdict.IMPOSSIBLE:
                 self.proved_upto = max(self.proved_upto, turn)
-            names = tuple(lemma.name for lemma in self.lemmas) + ((BOX_LEMMA,) if self.used_box else ())
+            names = tuple(self.lemma_names())
             proofs.append(TurnProof(turn, verdict, self.name, time.perf_counter() - started, names, concrete=False))
             if verdict is not TurnVerdict.IMPOSSIBLE:
                 break
         return proofs
+
+    def lemma_names(self) -> list[str]:
+        """The lemmas the answers so far rest on: the proved candidates, and the box when CP-SAT proved a fact."""
+        return [lemma.name for lemma in self.lemmas] + ([BOX_LEMMA] if self.used_box else [])
 
     def _add_fact(self, fact: RoundFact) -> None:
         if not any(f.text == fact.text for f in self.facts):

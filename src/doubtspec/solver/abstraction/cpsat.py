@@ -25,7 +25,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from enum import Enum
 
 import z3
 from ortools.sat.python import cp_model
@@ -40,12 +39,6 @@ Interval = tuple[int, int]
 
 class Untranslatable(ValueError):
     """The formula uses something outside the linear integer fragment this translation covers."""
-
-
-class Answer(Enum):
-    SAT = "sat"
-    UNSAT = "unsat"
-    UNKNOWN = "unknown"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,14 +68,15 @@ class Box:
 
 
 def prove_box(system: RoundSystem, template: StepTemplate, box: Box, budget: Budget,
-              mid_reshuffle: z3.BoolRef | None) -> bool:
+              mid_reshuffle: z3.BoolRef | None, cap_s: float | None = None) -> bool:
     """Prove by induction over rounds that every solution of the unrolled system stays in `box` (Z3; see the
-    module's docstring). `mid_reshuffle` is the round's "a mid-play reshuffle happens" unknown in the template,
-    assumed false (None if the card file has no draw effect)."""
+    module's docstring), each of its two checks within `budget` and `cap_s`. `mid_reshuffle` is the round's
+    "a mid-play reshuffle happens" unknown in the template, assumed false (None if the card file has no draw
+    effect)."""
     first = system.state("@box0")
     base = z3.SolverFor("QF_LIA")
     base.add(system.init(first), z3.Or([z3.Or(v < 0, v > box.counts) for v in first.values()]))
-    base.set("timeout", budget.z3_ms())
+    base.set("timeout", budget.z3_ms(cap_s))
     if base.check() != z3.unsat:
         return False
     pre, post = template.pre, template.post
@@ -95,7 +89,7 @@ def prove_box(system: RoundSystem, template: StepTemplate, box: Box, budget: Bud
     step.add(template.formula, system.invariant(pre), *inside, z3.Or(outside))
     if mid_reshuffle is not None:
         step.add(z3.Not(mid_reshuffle))
-    step.set("timeout", budget.z3_ms())
+    step.set("timeout", budget.z3_ms(cap_s))
     return bool(step.check() == z3.unsat)
 
 
@@ -295,7 +289,8 @@ class Translation:
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    answer: Answer
+    answer: z3.CheckSatResult
+    """`z3.sat`, `z3.unsat` or `z3.unknown`, as a Z3 check would answer."""
     seconds: float
     values: dict[str, int]
 
@@ -319,13 +314,13 @@ def decide(formulas: Sequence[z3.BoolRef], domain: Callable[[str], Interval], bu
     solver.parameters.max_time_in_seconds = max(0.01, min(cap_s, budget.left()))
     status = solver.solve(translation.model)
     if status == cp_model.INFEASIBLE:
-        return Result(Answer.UNSAT, time.perf_counter() - started, {})
+        return Result(z3.unsat, time.perf_counter() - started, {})
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Result(Answer.UNKNOWN, time.perf_counter() - started, {})
+        return Result(z3.unknown, time.perf_counter() - started, {})
     values = {name: int(solver.value(v)) for name, v in translation.ints.items()}
     truths = {name: bool(solver.value(v)) for name, v in translation.bools.items()}
     check = z3.Solver()
     check.add(*formulas)
     check.add(*[z3.Int(n) == v for n, v in values.items()], *[z3.Bool(n) == t for n, t in truths.items()])
     confirmed = check.check() == z3.sat
-    return Result(Answer.SAT if confirmed else Answer.UNKNOWN, time.perf_counter() - started, values)
+    return Result(z3.sat if confirmed else z3.unknown, time.perf_counter() - started, values)

@@ -643,9 +643,12 @@ def _goal_offers(state: GameState) -> str | None:
                                                                           enumerate(state.piles)),
                                       c_discard=sorted_cards(state.c_discard + state.piles[pile]))
         probes.append((" with the Restrictions pile empty", emptied))
+    available: set[int] = set()
     for situation, probe in probes:
         for action in choice_actions(probe, step):
             if isinstance(action, Agitate) and action.tokens == 0:
+                if not situation:
+                    available.add(action.slot)
                 try:
                     after = engine.apply(probe, action)
                 except Exception as exc:  # the engine failing on a legal Goal is the finding
@@ -653,11 +656,12 @@ def _goal_offers(state: GameState) -> str | None:
                 message = _goal(probe, action, after)
                 if message is not None:
                     return f"achieving the Goal at place {action.slot}{situation}: {message}"
-    return _goal_progress_offers(state)
+    return _goal_progress_offers(state, available)
 
 
-def _goal_progress_offers(state: GameState) -> str | None:
-    """`_goal_offers` for a Goal with one Agitation on it, achieved with icons and one token (both from the supply)."""
+def _goal_progress_offers(state: GameState, available: set[int]) -> str | None:
+    """`_goal_offers` for each `available` Goal place with one Agitation on it, achieved with icons and one
+    token (both from the supply)."""
     from doubtspec.model.legal import choice_actions
 
     index = TOKEN_INDEX[TokenKind.AGITATION]
@@ -666,9 +670,7 @@ def _goal_progress_offers(state: GameState) -> str | None:
         return None
     supply = list(state.supply)
     supply[index] -= 1 + short
-    slots = {a.slot for a in choice_actions(dataclasses.replace(state, pending=(Agitation(icons=99),)),
-                                            Agitation(icons=99)) if isinstance(a, Agitate)}
-    for slot in sorted(slots):
+    for slot in sorted(available):
         full = state.game.goal(state.goals[slot]).cost + state.goal_profit[slot]
         if full < 2 or state.goal_agitation[slot]:
             continue  # the progress alone would pay for it, or the Goal has progress of its own already
