@@ -244,7 +244,10 @@ class GameMachine(RuleBasedStateMachine):
     """The chance that an example starts from a corpus prefix (`doubtspec.invariants.corpus`) instead of Set-Up."""
 
     _state_checks: ClassVar[tuple[StateInvariant, ...]] = ()
+    _state_unsampled: ClassVar[tuple[StateInvariant, ...]] = ()
+    """`_state_checks` without the `SAMPLED` ones (in the same order): the checks of a step where those are not due."""
     _transition_checks: ClassVar[tuple[TransitionInvariant, ...]] = ()
+    _transition_unsampled: ClassVar[tuple[TransitionInvariant, ...]] = ()
     _trace_checks: ClassVar[tuple[TraceInvariant, ...]] = ()
     _probes: ClassVar[dict[str, ProbeInvariant]] = {}
     _configured_for: ClassVar[tuple[Invariant, ...] | None] = None
@@ -271,6 +274,10 @@ class GameMachine(RuleBasedStateMachine):
         self.best_points = 0
         self.best_bans = 0
         self.chances: dict[str, int] = {}
+        self.state_chances = 0
+        """States checked so far in this example: the chances of every `SAMPLED` state check (see `_due`)."""
+        self.step_chances = 0
+        """Steps checked so far in this example: the chances of every `SAMPLED` transition check."""
         self.oracle_kind: type | None = None
         self.oracle_done = False
         self.from_corpus = 0
@@ -280,7 +287,9 @@ class GameMachine(RuleBasedStateMachine):
     @classmethod
     def _split(cls, invariants: tuple[Invariant, ...]) -> None:
         cls._state_checks = tuple(i for i in invariants if isinstance(i, StateInvariant))
+        cls._state_unsampled = tuple(i for i in cls._state_checks if i.id not in SAMPLED)
         cls._transition_checks = tuple(i for i in invariants if isinstance(i, TransitionInvariant))
+        cls._transition_unsampled = tuple(i for i in cls._transition_checks if i.id not in SAMPLED)
         cls._trace_checks = tuple(i for i in invariants if isinstance(i, TraceInvariant))
         cls._probes = {i.id: i for i in invariants if isinstance(i, ProbeInvariant)}
         cls._configured_for = invariants
@@ -367,9 +376,12 @@ class GameMachine(RuleBasedStateMachine):
 
     def _check_state(self, before: GameState | None, state: GameState) -> None:
         recorder = self.recorder
-        for inv in self.states_checked:
-            if inv.id in SAMPLED and not self._due(inv.id):
-                continue
+        # Every `SAMPLED` state check has its chance at every state, so one counter is each one's `_due`.
+        seen = self.state_chances
+        self.state_chances = seen + 1
+        cls = type(self)
+        due = self.states_checked if seen % cls.check_every == 0 else cls._state_unsampled
+        for inv in due:
             try:
                 message = inv.check(state)
             except Exception as exc:
@@ -393,9 +405,11 @@ class GameMachine(RuleBasedStateMachine):
         # The successor's own properties first (conservation, limits): when a step breaks one of them and
         # also a postcondition, the report names the more basic finding.
         self._check_state(before, after)
-        for inv in self.transitions_checked:
-            if inv.id in SAMPLED and not self._due(inv.id):
-                continue
+        seen = self.step_chances
+        self.step_chances = seen + 1
+        cls = type(self)
+        due = self.transitions_checked if seen % cls.check_every == 0 else cls._transition_unsampled
+        for inv in due:
             if inv.id == ORACLE and not self._oracle_due(action):
                 continue
             try:
