@@ -7,7 +7,8 @@ only `legal` asks the engine's public API, for the actions it offers.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import cast
 
 from doubtspec.model import engine
 from doubtspec.model.actions import (
@@ -41,10 +42,44 @@ def legal(state: GameState) -> tuple[Action, ...]:
     return actions
 
 
+_MEMOS: list[dict[object, object]] = []
+"""Every memo made by `memo`, emptied by `forget`."""
+
+MEMO_SIZE = 4096
+"""A memo holds at most this many verdicts; a full one starts again empty."""
+
+
+def memo() -> dict[object, object]:
+    """A memo of a check's verdicts, emptied with the others by `forget` (a mutant changes the engine).
+
+    A what-if asks the engine about a copy of the state changed in a few fields; when the engine's
+    function it asks reads only some fields of that copy (and the card data), its answer, and so the
+    check's verdict, is a function of those fields, and a check keeps its verdicts by them. The key
+    must hold every field that function reads (not just the ones the rule says matter: a broken rule
+    may read the others wrongly); it holds the `Game` itself, never its id.
+    """
+    found: dict[object, object] = {}
+    _MEMOS.append(found)
+    return found
+
+
+def remembered(found: dict[object, object], key: object, compute: Callable[[], str | None]) -> str | None:
+    """The verdict `compute` gives, kept in `found` (a `memo`) under `key`."""
+    if key in found:
+        return cast("str | None", found[key])
+    verdict = compute()
+    if len(found) >= MEMO_SIZE:
+        found.clear()
+    found[key] = verdict
+    return verdict
+
+
 def forget() -> None:
-    """Drop the remembered legal actions (after the engine has been changed, e.g. by a mutant)."""
+    """Drop the remembered legal actions and every memo (after the engine has been changed, e.g. by a mutant)."""
     _memo_state[0] = None
     _memo_actions[0] = ()
+    for found in _MEMOS:
+        found.clear()
 
 
 def hand_limit(state: GameState) -> int:

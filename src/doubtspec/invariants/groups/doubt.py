@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from doubtspec.invariants.derived import memo, remembered
 from doubtspec.invariants.shapes import (
     Invariant,
     StateInvariant,
@@ -96,6 +97,17 @@ def _messaging_offers(state: GameState) -> str | None:
     """
     if state.outcome is not None or state.pending or state.phase is not Phase.MOVEMENT_TURN:
         return None
+    # The probes differ from the state in its Doubt, Victims and Messaging tokens, and the engine's
+    # `messaging_choices` they ask reads only those and the card data: the verdict is kept by them.
+    return remembered(_MESSAGING_VERDICTS, (state.game, state.doubt, state.victims),
+                      lambda: _messaging_offers_now(state))
+
+
+_MESSAGING_VERDICTS = memo()
+
+
+def _messaging_offers_now(state: GameState) -> str | None:
+    """`_messaging_offers`, asking the engine."""
     # Tokens held would add to the budget; ask with icons alone.
     bare = dataclasses.replace(state, messaging=0)
     for zone in Zone:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from doubtspec.invariants.derived import at_rest
+from doubtspec.invariants.derived import at_rest, memo, remembered
 from doubtspec.invariants.shapes import (
     Invariant,
     StateInvariant,
@@ -80,6 +80,18 @@ def _lobby_offers(state: GameState) -> str | None:
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
         return None
+    # The probes differ from the state in their Profit (at least one) and Lobbying, and a Lobby effect's
+    # choices (`legal.effect_choices`, `lobby_targets`) read only those, the Market, the Goals and the card
+    # data: the verdict is kept by them.
+    key = (state.game, max(state.profit, 1), state.market, state.market_profit, state.goals, state.goal_profit)
+    return remembered(_LOBBY_VERDICTS, key, lambda: _lobby_offers_now(state))
+
+
+_LOBBY_VERDICTS = memo()
+
+
+def _lobby_offers_now(state: GameState) -> str | None:
+    """`_lobby_offers`, asking the engine."""
     from doubtspec.model.cards import Lobby
     from doubtspec.model.legal import choice_actions
     from doubtspec.model.steps import ResolveEffect

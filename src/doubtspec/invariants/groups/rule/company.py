@@ -5,8 +5,9 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from itertools import combinations
+from typing import cast
 
-from doubtspec.invariants.derived import at_rest, budget_of, buy_costs, legal
+from doubtspec.invariants.derived import MEMO_SIZE, at_rest, budget_of, buy_costs, legal, memo
 from doubtspec.invariants.groups.rule.frame import in_supply, minus, sorted_cards, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
@@ -284,6 +285,32 @@ def _doubt_cards(state: GameState) -> list[tuple[int, tuple[int, ...]]]:
     return [(card, counts) for _, card, counts in sorted(found)]
 
 
+_PAYMENTS = memo()
+
+
+def _payments(state: GameState, others: tuple[int, ...], cost: int, minimal: bool) -> frozenset[frozenset[int]]:
+    """The sets of `others` that pay `cost` (none superfluous when `minimal`), from the card data (kept by hand)."""
+    key = (state.game, others, cost, minimal)
+    found = _PAYMENTS.get(key)
+    if found is not None:
+        return cast("frozenset[frozenset[int]]", found)
+    budget = state.game.budget
+    expected = set()
+    for size in range(len(others) + 1):
+        for subset in combinations(others, size):
+            total = sum(budget[c] for c in subset)
+            if total < cost or (cost <= 0 and minimal and subset):
+                continue
+            if minimal and cost > 0 and any(total - budget[c] >= cost for c in subset):
+                continue
+            expected.add(frozenset(subset))
+    result = frozenset(expected)
+    if len(_PAYMENTS) >= MEMO_SIZE:
+        _PAYMENTS.clear()
+    _PAYMENTS[key] = result
+    return result
+
+
 def _payment_offers(state: GameState) -> str | None:
     """At the start of each Play Phase, every way to pay for each play the engine offers is offered.
 
@@ -304,16 +331,7 @@ def _payment_offers(state: GameState) -> str | None:
         side = data.standard if kind is PlayStandard else data.reserve
         if side is None:
             return f"a {kind.__name__} of card {card}, which has no such side, is offered"
-        others = [c for c in state.c_hand if c != card]
-        expected = set()
-        for size in range(len(others) + 1):
-            for subset in combinations(others, size):
-                total = budget_of(state, subset)
-                if total < side.cost or (side.cost <= 0 and minimal and subset):
-                    continue
-                if minimal and side.cost > 0 and any(total - budget_of(state, (c,)) >= side.cost for c in subset):
-                    continue
-                expected.add(frozenset(subset))
+        expected = _payments(state, tuple(c for c in state.c_hand if c != card), side.cost, minimal)
         if pays != expected:
             missing = sorted(sorted(p) for p in expected - pays)
             extra = sorted(sorted(p) for p in pays - expected)
