@@ -104,3 +104,19 @@ def test_violation_counts_decisions_beside_steps(game: Game) -> None:
     state = new_game(game)
     violation = Violation(CATALOG[0], "m", game, (Chance(1), Pass(), Chance(2), EndPlay()), 4, None, state)
     assert violation.decisions == 2 and violation.step == 4
+
+
+def test_states_known_clean_are_kept_per_machine_and_forgotten_with_the_engine(game: Game) -> None:
+    """A state or step met again (Hypothesis replays an example's prefix) is not checked again; a changed engine
+    (`derived.forget`, as a mutant does) empties the record, and each machine keeps its own."""
+    from doubtspec.invariants import derived
+
+    machine = machine_for(game, CATALOG, Recorder())
+    assert machine.clean is not machine_for(game).clean
+    runner = machine()
+    assert runner.clean and runner.seen is not None and runner.clean.get(runner.seen) is True  # Set-Up, every check
+    checks = machine.recorder.checks
+    again = machine()  # the same Set-Up state: known clean, counted, not checked again
+    assert again.seen == runner.seen and machine.recorder.checks > checks
+    derived.forget()
+    assert not runner.clean

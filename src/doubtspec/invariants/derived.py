@@ -7,6 +7,7 @@ only `legal` asks the engine's public API, for the actions it offers.
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from collections.abc import Callable, Iterable
 from typing import cast
 
@@ -42,14 +43,18 @@ def legal(state: GameState) -> tuple[Action, ...]:
     return actions
 
 
-_MEMOS: list[dict[object, object]] = []
-"""Every memo made by `memo`, emptied by `forget`."""
+class Memo(dict[object, object]):
+    """A dict that `forget` can reach without keeping it alive."""
+
+
+_MEMOS: weakref.WeakValueDictionary[int, Memo] = weakref.WeakValueDictionary()
+"""Every memo made by `memo` and still in use, emptied by `forget`."""
 
 MEMO_SIZE = 4096
 """A memo holds at most this many verdicts; a full one starts again empty."""
 
 
-def memo() -> dict[object, object]:
+def memo() -> Memo:
     """A memo of a check's verdicts, emptied with the others by `forget` (a mutant changes the engine).
 
     A what-if asks the engine about a copy of the state changed in a few fields; when the engine's
@@ -58,8 +63,8 @@ def memo() -> dict[object, object]:
     must hold every field that function reads (not just the ones the rule says matter: a broken rule
     may read the others wrongly); it holds the `Game` itself, never its id.
     """
-    found: dict[object, object] = {}
-    _MEMOS.append(found)
+    found = Memo()
+    _MEMOS[id(found)] = found
     return found
 
 
@@ -78,7 +83,7 @@ def forget() -> None:
     """Drop the remembered legal actions and every memo (after the engine has been changed, e.g. by a mutant)."""
     _memo_state[0] = None
     _memo_actions[0] = ()
-    for found in _MEMOS:
+    for found in list(_MEMOS.values()):
         found.clear()
 
 

@@ -34,7 +34,7 @@ from hypothesis.control import current_build_context
 from hypothesis.errors import InvalidArgument
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
-from doubtspec.invariants import catalog, corpus
+from doubtspec.invariants import catalog, corpus, derived
 from doubtspec.invariants.catalog import (
     CATALOG,
     Invariant,
@@ -218,6 +218,56 @@ ORACLE = "oracle.solver"
 """A Z3 call per check: it runs on one step in one example of `oracle_every` (`Profile.oracle_every`)."""
 
 
+# --- verdicts already known --------------------------------------------------------------------
+
+
+class _Seen:
+    """A state as a key of `GameMachine.clean`: its hash computed once (states are compared by value)."""
+
+    __slots__ = ("hash", "state")
+
+    def __init__(self, state: GameState, hashed: int) -> None:
+        self.state = state
+        self.hash = hashed
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Seen) and self.hash == other.hash and self.state == other.state
+
+
+class _Step:
+    """A step (before, action, after) as a key of `GameMachine.clean`."""
+
+    __slots__ = ("action", "after", "before", "hash")
+
+    def __init__(self, before: _Seen, action: Action, after: _Seen) -> None:
+        self.before = before
+        self.action = action
+        self.after = after
+        self.hash = hash((before.hash, action, after.hash))
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, _Step) and self.hash == other.hash and self.action == other.action
+                and self.before == other.before and self.after == other.after)
+
+
+def _seen(state: GameState) -> _Seen | None:
+    """`state` as a key, or None when it cannot be hashed (`contract.hash-eq` reports that)."""
+    try:
+        return _Seen(state, hash(state))
+    except Exception:
+        return None
+
+
+CLEAN_SIZE = 200_000
+"""At most this many states and steps known to pass; a full record starts again empty."""
+
+
 # --- the machine ------------------------------------------------------------------------------
 
 CONTINUE = 0.95
@@ -248,11 +298,18 @@ class GameMachine(RuleBasedStateMachine):
     """`_state_checks` without the `SAMPLED` ones (in the same order): the checks of a step where those are not due."""
     _transition_checks: ClassVar[tuple[TransitionInvariant, ...]] = ()
     _transition_unsampled: ClassVar[tuple[TransitionInvariant, ...]] = ()
+    _oracle_only: ClassVar[tuple[TransitionInvariant, ...]] = ()
     _trace_checks: ClassVar[tuple[TraceInvariant, ...]] = ()
     _probes: ClassVar[dict[str, ProbeInvariant]] = {}
     _configured_for: ClassVar[tuple[Invariant, ...] | None] = None
     passed_prefixes: ClassVar[set[int]] = set()
     """Corpus prefixes (by index) this run has checked and found clean."""
+    clean: ClassVar[dict[object, object]] = derived.memo()
+    """The states (`_Seen`) and steps (`_Step`) of this run whose checks all passed: True when the
+    `SAMPLED` ones were among them, False when only the others were. Every check is a function of the
+    state (of the step), and the engine is deterministic (`contract.apply-pure`, `contract.replay`), so
+    a state met again, as in Hypothesis's replays of an example's prefix (its target phase, its
+    shrinking), passes again: its checks are skipped. Emptied by `derived.forget` (a mutant)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -278,6 +335,8 @@ class GameMachine(RuleBasedStateMachine):
         """States checked so far in this example: the chances of every `SAMPLED` state check (see `_due`)."""
         self.step_chances = 0
         """Steps checked so far in this example: the chances of every `SAMPLED` transition check."""
+        self.seen: _Seen | None = None
+        """`self.state` as a key of `clean` (None: not made, or the state cannot be hashed)."""
         self.oracle_kind: type | None = None
         self.oracle_done = False
         self.from_corpus = 0
@@ -290,6 +349,7 @@ class GameMachine(RuleBasedStateMachine):
         cls._state_unsampled = tuple(i for i in cls._state_checks if i.id not in SAMPLED)
         cls._transition_checks = tuple(i for i in invariants if isinstance(i, TransitionInvariant))
         cls._transition_unsampled = tuple(i for i in cls._transition_checks if i.id not in SAMPLED)
+        cls._oracle_only = tuple(i for i in cls._transition_checks if i.id == ORACLE)
         cls._trace_checks = tuple(i for i in invariants if isinstance(i, TraceInvariant))
         cls._probes = {i.id: i for i in invariants if isinstance(i, ProbeInvariant)}
         cls._configured_for = invariants
@@ -380,18 +440,28 @@ class GameMachine(RuleBasedStateMachine):
         seen = self.state_chances
         self.state_chances = seen + 1
         cls = type(self)
-        due = self.states_checked if seen % cls.check_every == 0 else cls._state_unsampled
-        for inv in due:
-            try:
-                message = inv.check(state)
-            except Exception as exc:
-                message = f"the check raised {type(exc).__name__}: {exc}"
-            if message is not None:
-                self._fail(inv, message, before, state)
+        full = seen % cls.check_every == 0
+        key = self.seen = _seen(state)
+        clean = cls.clean
+        known = clean.get(key) if key is not None else None
+        if known is None or (full and not known):
+            due = self.states_checked if full else cls._state_unsampled
+            for inv in due:
+                try:
+                    message = inv.check(state)
+                except Exception as exc:
+                    message = f"the check raised {type(exc).__name__}: {exc}"
+                if message is not None:
+                    self._fail(inv, message, before, state)
+            if key is not None:
+                if len(clean) >= CLEAN_SIZE:
+                    clean.clear()
+                clean[key] = full or bool(known)
         recorder.checks += len(self.states_checked)
 
     def _apply(self, action: Action) -> None:
         before = self.state
+        before_key = self.seen if self.seen is not None and self.seen.state is before else _seen(before)
         self.actions.append(action)
         try:
             after = engine.apply(before, action)
@@ -408,7 +478,15 @@ class GameMachine(RuleBasedStateMachine):
         seen = self.step_chances
         self.step_chances = seen + 1
         cls = type(self)
-        due = self.transitions_checked if seen % cls.check_every == 0 else cls._transition_unsampled
+        full = seen % cls.check_every == 0
+        after_key = self.seen
+        key = _Step(before_key, action, after_key) if before_key is not None and after_key is not None else None
+        clean = cls.clean
+        known = clean.get(key) if key is not None else None
+        if known is None or (full and not known):
+            due = self.transitions_checked if full else cls._transition_unsampled
+        else:
+            due = cls._oracle_only  # the solver's oracle is due once per example, by the example's own steps
         for inv in due:
             if inv.id == ORACLE and not self._oracle_due(action):
                 continue
@@ -418,6 +496,10 @@ class GameMachine(RuleBasedStateMachine):
                 message = f"the check raised {type(exc).__name__}: {exc}"
             if message is not None:
                 self._fail(inv, message, before, after)
+        if key is not None and due is not cls._oracle_only:
+            if len(clean) >= CLEAN_SIZE:
+                clean.clear()
+            clean[key] = full or bool(known)
         recorder.checks += len(self.transitions_checked)
         self.state = after
         if after.outcome is not None:
@@ -705,6 +787,7 @@ def machine_for(game: Game, invariants: tuple[Invariant, ...] = CATALOG,
     attributes = {"game": game, "selection": invariants, "recorder": recorder or Recorder(),
                   "check_every": check_every or GameMachine.check_every,
                   "oracle_every": oracle_every or GameMachine.oracle_every, "passed_prefixes": set(),
+                  "clean": derived.memo(),
                   "corpus_share": GameMachine.corpus_share if corpus_share is None else corpus_share,
                   "_configured_for": None, "__module__": __name__}
     machine = type(name, (GameMachine,), attributes)
