@@ -441,7 +441,7 @@ class GameMachine(RuleBasedStateMachine):
         self.state_chances = seen + 1
         cls = type(self)
         full = seen % cls.check_every == 0
-        key = self.seen = _seen(state)
+        key = self.seen = _seen(state) if self.states_checked else None  # nothing to skip, nothing to hash
         clean = cls.clean
         known = clean.get(key) if key is not None else None
         if known is None or (full and not known):
@@ -461,7 +461,8 @@ class GameMachine(RuleBasedStateMachine):
 
     def _apply(self, action: Action) -> None:
         before = self.state
-        before_key = self.seen if self.seen is not None and self.seen.state is before else _seen(before)
+        before_key = (self.seen if self.seen is not None and self.seen.state is before
+                      else _seen(before) if self.transitions_checked else None)
         self.actions.append(action)
         try:
             after = engine.apply(before, action)
@@ -480,7 +481,8 @@ class GameMachine(RuleBasedStateMachine):
         cls = type(self)
         full = seen % cls.check_every == 0
         after_key = self.seen
-        key = _Step(before_key, action, after_key) if before_key is not None and after_key is not None else None
+        key = (_Step(before_key, action, after_key)
+               if before_key is not None and after_key is not None and self.transitions_checked else None)
         clean = cls.clean
         known = clean.get(key) if key is not None else None
         if known is None or (full and not known):
