@@ -118,3 +118,29 @@ def test_cpsat_proves_no_star_in_round_3_of_the_shipped_set() -> None:
     assert [p.verdict.name for p in proofs] == ["IMPOSSIBLE"] * 5
     assert any(f.text.startswith("at most 0 stars after round 3 (CP-SAT") for f in prover.facts)
     assert "unknowns-bounded" in proofs[-1].lemmas
+
+
+def test_a_bound_cpsat_leaves_open_gets_a_second_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CP-SAT's time varies with its seed far more than with its slice: an unknown first try is retried once with
+    a new seed (and a fact it proves says so); a second unknown leaves the bound open, and a model ends at once."""
+    prover = _prover(Game(load_cards(DATA / "tiny3.toml")))
+    answers = iter([z3.unknown, z3.unsat])
+    seeds: list[int] = []
+
+    def decide(formulas: list[z3.BoolRef], domain: object, budget: Budget, cap_s: float,
+               seed: int = 0) -> cpsat.Result:
+        seeds.append(seed)
+        return cpsat.Result(next(answers), cap_s / 10, {})
+
+    monkeypatch.setattr(cpsat, "decide", decide)
+    bound = prover.state(1)["stars"] <= 0
+    assert prover._prove_by_cpsat(1, bound, "at most 0 stars after round 1", Budget.of(120))
+    assert len(seeds) == 2 and seeds[0] != seeds[1]
+    text = prover.facts[-1].text
+    assert text.startswith("at most 0 stars after round 1 (CP-SAT") and "seed try 2" in text
+    assert prover.used_box
+    answers = iter([z3.unknown, z3.unknown])
+    assert not prover._prove_by_cpsat(1, bound, "again", Budget.of(120))
+    answers = iter([z3.sat])
+    seeds.clear()
+    assert not prover._prove_by_cpsat(1, bound, "again", Budget.of(120)) and len(seeds) == 1

@@ -19,9 +19,11 @@ from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
 from doubtspec.model.state import OutcomeReason
 from doubtspec.reports.trace import TRACE_FORMAT, load_trace
+from doubtspec.solver.abstraction.company_schedules import ScheduleProver
 from doubtspec.solver.queries import Answer, Opponent, QueryKind, solve, solve_goals
 from doubtspec.solver.unrolling.bmc import Caps
 from doubtspec.solver.unrolling.witness import replay_actions
+from doubtspec.solver.verdict import MARGIN, Budget
 
 DATA = Path(__file__).parent / "data"
 TINY = Game(load_cards(DATA / "tiny3.toml"))
@@ -263,3 +265,19 @@ def test_a_ruling_the_unrolling_cannot_model_still_gets_witnesses() -> None:
     assert yes.status == "yes" and yes.witness is not None
     no = solve(game, QueryKind.GOAL, 1, Opponent.ANY, goal=7, timeout_s=5, caps=MOVEMENT_CAPS)
     assert no.status == "no" and no.checks == [] and no.exact
+
+
+@pytest.mark.parametrize(("timeout", "share"), [(60.0, 0.15), (300.0, 0.5)])
+def test_the_company_first_pass_gets_half_a_long_budget(monkeypatch: pytest.MonkeyPatch, timeout: float,
+                                                        share: float) -> None:
+    """On a long budget the Company's prover gets half of it before the hunt, so the CP-SAT bound it needs runs
+    at once; on a short one it keeps the quick share, so the hunt still has time for a deep witness."""
+    given: list[float] = []
+
+    def decide(self: ScheduleProver, by_turn: int, budget: Budget, first_turn: int = 1) -> list[object]:
+        given.append(budget.left())
+        return []
+
+    monkeypatch.setattr(ScheduleProver, "decide", decide)
+    solve(TINY, QueryKind.STARS, 2, Opponent.PASSIVE, timeout_s=timeout, use_hunt=False, use_unrolling=False)
+    assert given and given[0] == pytest.approx(share * timeout * (1 - MARGIN), rel=0.05)

@@ -93,6 +93,15 @@ one the abstraction found possible (where the exact check is what is needed) or 
 stops early. Where the abstraction stalls, the unrolling decided no turn past it on the shipped set
 (Goal Victory at turn 7, Profit at turn 4) and took most of the question's memory (2.1 GiB for
 `profit --by-turn 12`); the Movement's refinement makes the witnesses at the turns it cannot rule out."""
+COMPANY_LONG_SHARE = 0.5
+"""For the Company's schedule prover, on a budget of `COMPANY_LONG_BUDGET_S` or more: the share of its first
+pass, before the hunt (instead of `QUICK_SHARE`). Its bounds that Z3 leaves open go to CP-SAT, which needs 40 s
+of what is left (`company_schedules.CPSAT_MIN_S`): with 15% the first pass never has it, spends its share on
+checks that wait for that bound, and the bound is proved only after the hunt (on the shipped set `stars
+--by-turn 5 --timeout 300` then took about 160 s, of which the hunt, which cannot find a star by turn 5, 75)."""
+COMPANY_LONG_BUDGET_S = 150.0
+"""The budget from which the Company's first pass gets `COMPANY_LONG_SHARE`: below it, half the budget would
+leave the hunt too little (it finds the shipped set's turn-8 third star in about 13 s)."""
 REFINING_SHARE = 0.8
 """For an abstraction that refines its runs into games (the Movement's): the share of the budget its first
 pass may use, before the hunt (instead of `QUICK_SHARE`). Its first "possible" turn, refined, is the
@@ -343,7 +352,11 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
     prover = abstraction_for(game, query) if use_abstraction and budget.can_start() else None
     abstract_open = prover is not None
     if prover is not None:
-        first_share = REFINING_SHARE if isinstance(prover, MovementProver) else QUICK_SHARE
+        first_share = QUICK_SHARE
+        if isinstance(prover, MovementProver):
+            first_share = REFINING_SHARE
+        elif isinstance(prover, ScheduleProver) and budget.left() >= COMPANY_LONG_BUDGET_S:
+            first_share = COMPANY_LONG_SHARE
         for settled in prover.decide(query.by_turn, budget.share(first_share)):
             answer.proofs.add(settled)
             if settled.verdict is TurnVerdict.IMPOSSIBLE:
