@@ -114,9 +114,9 @@ def test_states_known_clean_are_kept_per_machine_and_forgotten_with_the_engine(g
     machine = machine_for(game, CATALOG, Recorder())
     assert machine.clean is not machine_for(game).clean
     runner = machine()
-    assert runner.clean and runner.seen is not None and runner.clean.get(runner.seen) is True  # Set-Up, every check
+    assert runner.seen is not None and runner.clean.get(runner.seen) is runner.seen and runner.seen.full  # all checks
     checks = machine.recorder.checks
     again = machine()  # the same Set-Up state: known clean, counted, not checked again
-    assert again.seen == runner.seen and machine.recorder.checks > checks
+    assert again.seen is runner.seen and machine.recorder.checks > checks
     derived.forget()
     assert not runner.clean

@@ -224,17 +224,19 @@ ORACLE = "oracle.solver"
 class _Seen:
     """A state as a key of `GameMachine.clean`: its hash computed once (states are compared by value)."""
 
-    __slots__ = ("hash", "state")
+    __slots__ = ("full", "hash", "state")
 
     def __init__(self, state: GameState, hashed: int) -> None:
         self.state = state
         self.hash = hashed
+        self.full = False
+        """Whether the `SAMPLED` checks were among those that passed (once this key is recorded)."""
 
     def __hash__(self) -> int:
         return self.hash
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Seen) and self.hash == other.hash and self.state == other.state
+        return self is other or (isinstance(other, _Seen) and self.hash == other.hash and self.state == other.state)
 
 
 class _Step:
@@ -252,8 +254,10 @@ class _Step:
         return self.hash
 
     def __eq__(self, other: object) -> bool:
+        # The states are the recorded keys themselves when known (`_check_state`): mostly a comparison of identity.
         return (isinstance(other, _Step) and self.hash == other.hash and self.action == other.action
-                and self.before == other.before and self.after == other.after)
+                and (self.before is other.before or self.before == other.before)
+                and (self.after is other.after or self.after == other.after))
 
 
 def _seen(state: GameState) -> _Seen | None:
@@ -306,7 +310,8 @@ class GameMachine(RuleBasedStateMachine):
     """Corpus prefixes (by index) this run has checked and found clean."""
     clean: ClassVar[dict[object, object]] = derived.memo()
     """The states (`_Seen`), steps (`_Step`) and games (actions, rounds, final state) of this run whose checks
-    all passed: True when the `SAMPLED` ones were among them, False when only the others were.
+    all passed: for a step, True when the `SAMPLED` ones were among them, False when only the others were;
+    for a state, its recorded key itself, which says so in `full`; for a game, True.
 
     Every check is a function of what it is given (a state, a step, a game), compared by value, so one
     met again passes again and its checks are skipped. Hypothesis meets most of them again: its target
@@ -444,10 +449,13 @@ class GameMachine(RuleBasedStateMachine):
         self.state_chances = seen + 1
         cls = type(self)
         full = seen % cls.check_every == 0
-        key = self.seen = _seen(state) if self.states_checked else None  # nothing to skip, nothing to hash
+        key = _seen(state) if self.states_checked else None  # nothing to skip, nothing to hash
         clean = cls.clean
         known = clean.get(key) if key is not None else None
-        if known is None or (full and not known):
+        if isinstance(known, _Seen):
+            key = known  # the recorded key: later comparisons with it are of identity
+        self.seen = key
+        if key is None or known is None or (full and not key.full):
             due = self.states_checked if full else cls._state_unsampled
             for inv in due:
                 try:
@@ -457,9 +465,11 @@ class GameMachine(RuleBasedStateMachine):
                 if message is not None:
                     self._fail(inv, message, before, state)
             if key is not None:
-                if len(clean) >= CLEAN_SIZE:
-                    clean.clear()
-                clean[key] = full or bool(known)
+                key.full = key.full or full
+                if known is None:
+                    if len(clean) >= CLEAN_SIZE:
+                        clean.clear()
+                    clean[key] = key
         recorder.checks += len(self.states_checked)
 
     def _apply(self, action: Action) -> None:
