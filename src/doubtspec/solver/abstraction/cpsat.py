@@ -296,8 +296,12 @@ class Result:
 
 
 def decide(formulas: Sequence[z3.BoolRef], domain: Callable[[str], Interval], budget: Budget, cap_s: float,
-           seed: int = 0) -> Result:
+           seed: int = 0, work_limit: float | None = None) -> Result:
     """Decide the conjunction of `formulas` with each integer constant in `domain(its name)` (one CP-SAT worker).
+
+    `cap_s` and the budget bound the wall time; `work_limit`, if given, bounds CP-SAT's deterministic time (its
+    own count of work done, about half a CPU-second a unit here), which does not depend on the machine's load, so
+    that a slice ends at the same point of the search on a busy machine as on a quiet one.
 
     SAT comes with the values of the formulas' constants, confirmed by Z3 on the formulas themselves (a
     model that Z3 rejects is reported as UNKNOWN: the translation, not the formula, would be at fault).
@@ -312,6 +316,8 @@ def decide(formulas: Sequence[z3.BoolRef], domain: Callable[[str], Interval], bu
     # The full linear relaxation: on the round-3 star fact 10-37 s over five seeds, against 13-30 s by default.
     solver.parameters.linearization_level = 2
     solver.parameters.max_time_in_seconds = max(0.01, min(cap_s, budget.left()))
+    if work_limit is not None:
+        solver.parameters.max_deterministic_time = work_limit
     status = solver.solve(translation.model)
     if status == cp_model.INFEASIBLE:
         return Result(z3.unsat, time.perf_counter() - started, {})
