@@ -66,6 +66,8 @@ deterministic time (about half a CPU-second a unit; the load of the machine does
 Its time varies with the seed far more than with the limit: on the round-3 star bound of the shipped set seeds
 0 and 1 take 8-21 CPU-seconds (8.4 units for seed 0), seeds 7919 and 15838 take 31 and 102, where Z3 made no
 progress in 45 minutes. Fixed seeds make the answer the same on every run."""
+CPSAT_ASKS = 2
+"""How many times CP-SAT is asked for one open bound (each ask runs `CPSAT_TRIES` as far as the budget allows)."""
 CPSAT_WALL_CAP_S = 120.0
 """The most wall time one CP-SAT try may take (the budget bounds it too)."""
 CPSAT_MIN_S = 40.0
@@ -135,8 +137,9 @@ class ScheduleProver:
     _blocker: CubeBlocker | None = None
     _bound_open: set[int] = field(default_factory=set)
     """Rounds whose star (or Profit) bound is not proved yet: a later pass with more time tries CP-SAT again."""
-    _retried: set[int] = field(default_factory=set)
-    """Rounds whose open bound has had its one retry."""
+    _cpsat_asked: dict[int, int] = field(default_factory=dict)
+    """Round to how many times CP-SAT was asked for its open bound (at most `CPSAT_ASKS`: a first ask late in a
+    short pass may be cut off by the pass's end, so a later pass asks once more)."""
     _box: bool | None = None
     """Whether `cpsat.prove_box` holds for this system (None: not asked yet)."""
     used_box: bool = False
@@ -207,12 +210,8 @@ class ScheduleProver:
         return False
 
     def _learn_facts(self, k: int, budget: Budget) -> None:
-        """Prove what can be proved cheaply about round `k` (once per round), after retrying with CP-SAT the
-        bounds an earlier, shorter pass left open (a later round's bound builds on them)."""
-        for r in sorted(self._bound_open - self._retried):
-            if r <= k and budget.left() >= CPSAT_MIN_S:
-                self._retried.add(r)
-                self._bound_fact(r, budget, retry=True)
+        """Prove what Z3 can prove cheaply about round `k` (once per round); CP-SAT is asked later, by `_settle`,
+        only for a bound that a turn turns out to need."""
         if k in self._facts_for:
             return
         self._facts_for.add(k)
@@ -224,21 +223,23 @@ class ScheduleProver:
         self._bound_fact(k, budget, retry=False)
 
     def _bound_fact(self, k: int, budget: Budget, retry: bool) -> None:
-        """The most stars (or Profit) after round `k`: proved by Z3, else CP-SAT, else (stars) cube blocking.
+        """The most stars (or Profit) after round `k`: proved by Z3; a retry (`_cpsat_open_bounds`) asks CP-SAT,
+        else (stars) cube blocking.
 
-        A bound left open stays in `_bound_open`; a retry asks CP-SAT only.
+        A bound left open stays in `_bound_open`.
         """
         def prove(formula: z3.BoolRef, text: str) -> bool:
             if retry:
                 return self._prove_by_cpsat(k, formula, text, budget)
-            return self._prove(k, formula, text, budget) or self._prove_by_cpsat(k, formula, text, budget)
+            return self._prove(k, formula, text, budget)
 
         if self.target == STAR:
             # A round adds at most one star, so after round k at most one more than after round k-1.
             stars = self._stars_at_most.get(k - 1, k - 1)
             bound = self.state(k)["stars"] <= stars
             text = f"at most {stars} stars after round {k}"
-            if prove(bound, text) or (not retry and self._prove_by_blocking(k, bound, text, budget)):
+            # Cube blocking (minutes, where it works at all) only after CP-SAT has failed.
+            if prove(bound, text) or (retry and self._prove_by_blocking(k, bound, text, budget)):
                 self._stars_at_most[k] = stars
                 self._bound_open.discard(k)
             else:
@@ -257,6 +258,22 @@ class ScheduleProver:
                 self._bound_open.discard(k)
                 return
         self._bound_open.add(k)
+
+    def _cpsat_open_bounds(self, k: int, budget: Budget) -> bool:
+        """Ask CP-SAT, once each, for the bounds of rounds before `k` that Z3 left open; whether one was proved.
+
+        Called when turn `k` is still open after its direct check and a first sweep of its cases, so CP-SAT (tens
+        of seconds) runs as soon as a bound is what the turn waits for, and never for a turn Z3 settles alone (on
+        `tests/data/large.toml` turn 3 takes Z3 about 12 s, while its round-3 star bound stays open for CP-SAT).
+        """
+        proved = False
+        for r in sorted(self._bound_open):
+            if r < k and budget.left() >= CPSAT_MIN_S and self._cpsat_asked.get(r, 0) < CPSAT_ASKS:
+                self._cpsat_asked[r] = self._cpsat_asked.get(r, 0) + 1
+                before = len(self.facts)
+                self._bound_fact(r, budget, retry=True)
+                proved = proved or len(self.facts) > before
+        return proved
 
     def _mid_reshuffle(self) -> z3.BoolRef | None:
         """The round template's "a mid-play reshuffle happens" unknown (None: the card file has no draw effect)."""
@@ -371,7 +388,11 @@ class ScheduleProver:
             return TurnVerdict.IMPOSSIBLE if direct == z3.unsat else TurnVerdict.POSSIBLE
         open_cases = self._cases(k)
         split_stars = self.target == STAR
+        sweeps = 0
         while open_cases and budget.can_start():
+            sweeps += 1
+            if sweeps == 2:
+                self._cpsat_open_bounds(k, budget)
             still_open: list[Case] = []
             for case in open_cases:
                 if not budget.can_start():
