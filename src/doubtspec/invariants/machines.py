@@ -272,6 +272,18 @@ CLEAN_SIZE = 200_000
 """At most this many states and steps known to pass; a full record starts again empty."""
 
 
+def _remember(clean: dict[object, object], key: object, value: object) -> None:
+    """Record `key` as passed in `clean`, emptying a full record first (`CLEAN_SIZE`)."""
+    if len(clean) >= CLEAN_SIZE:
+        clean.clear()
+    clean[key] = value
+
+
+def _raised(exc: Exception) -> str:
+    """The finding of a check that raised instead of answering."""
+    return f"the check raised {type(exc).__name__}: {exc}"
+
+
 # --- the machine ------------------------------------------------------------------------------
 
 CONTINUE = 0.95
@@ -410,7 +422,7 @@ class GameMachine(RuleBasedStateMachine):
                 elif isinstance(invariant, TransitionInvariant) and index > 0:
                     earlier = invariant.check(self.trail[index - 1], self.actions[index - 1], state)
             except Exception as exc:
-                earlier = f"the check raised {type(exc).__name__}: {exc}"
+                earlier = _raised(exc)
             if earlier is not None:
                 return index, earlier, (self.trail[index - 1] if index > 0 else None), state
         return step, message, before, after
@@ -461,15 +473,13 @@ class GameMachine(RuleBasedStateMachine):
                 try:
                     message = inv.check(state)
                 except Exception as exc:
-                    message = f"the check raised {type(exc).__name__}: {exc}"
+                    message = _raised(exc)
                 if message is not None:
                     self._fail(inv, message, before, state)
             if key is not None:
                 key.full = key.full or full
                 if known is None:
-                    if len(clean) >= CLEAN_SIZE:
-                        clean.clear()
-                    clean[key] = key
+                    _remember(clean, key, key)
         recorder.checks += len(self.states_checked)
 
     def _apply(self, action: Action) -> None:
@@ -508,13 +518,11 @@ class GameMachine(RuleBasedStateMachine):
             try:
                 message = inv.check(before, action, after)
             except Exception as exc:
-                message = f"the check raised {type(exc).__name__}: {exc}"
+                message = _raised(exc)
             if message is not None:
                 self._fail(inv, message, before, after)
         if key is not None and due is not cls._oracle_only:
-            if len(clean) >= CLEAN_SIZE:
-                clean.clear()
-            clean[key] = full or bool(known)
+            _remember(clean, key, full or bool(known))
         recorder.checks += len(self.transitions_checked)
         self.state = after
         if after.outcome is not None:
@@ -540,13 +548,11 @@ class GameMachine(RuleBasedStateMachine):
                 try:
                     message = inv.check(trace)
                 except Exception as exc:
-                    message = f"the check raised {type(exc).__name__}: {exc}"
+                    message = _raised(exc)
                 if message is not None:
                     self._fail(inv, message, None, state)
             if key is not None:
-                if len(clean) >= CLEAN_SIZE:
-                    clean.clear()
-                clean[key] = True
+                _remember(clean, key, True)
         self.recorder.checks += len(self.traces_checked)
 
     def _choose(self, data: st.DataObject, kind: ActionKind) -> None:
@@ -690,7 +696,7 @@ class GameMachine(RuleBasedStateMachine):
         try:
             message = probe.check(self.state, action)
         except Exception as exc:
-            message = f"the check raised {type(exc).__name__}: {exc}"
+            message = _raised(exc)
         self.recorder.checks += 1
         if message is not None:
             self._fail(probe, message, None, self.state, probe=action)
