@@ -312,7 +312,10 @@ def test_markup_in_names_and_paths_is_shown_as_written(tmp_path: Path, monkeypat
     monkeypatch.setenv("COLUMNS", "400")
     path = _with_names(tmp_path, "[/] Free Samples ")
     code, out, _ = run_cli("cards", "check", str(path))
-    assert code == 0 and "[red]cards:x:.toml" in out and "[/] Free Samples" in out
+    # Compared without white space as well: a console whose width was fixed when it was made (as under
+    # pytest-xdist's workers, whose temporary paths are longer too) still folds the path.
+    flat = "".join(out.split())
+    assert code == 0 and "[red]cards:x:.toml" in flat and "[/]FreeSamples" in flat
     code, out, err = run_cli("cards", "show", str(path))  # used to crash: Rich took the name for a closing tag
     assert code == 0 and "[/] Free Samples" in out, err
     code, _, err = run_cli("cards", "check", str(tmp_path / "[red]missing.toml"))
