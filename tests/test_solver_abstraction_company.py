@@ -177,3 +177,30 @@ def test_a_false_lemma_is_rejected_and_reported() -> None:
     prover.strengthen(Budget.of(60))
     assert "never-a-star" not in [lemma.name for lemma in prover.lemmas]
     assert ("never-a-star", "counterexample") in prover.rejected
+
+
+def test_a_pooled_payment_the_game_forbids_is_refused() -> None:
+    """Each play is paid by cards of its own (Spending Budget): Sales Representatives (#5, cost 1) and #14 (cost 5)
+    cannot both be paid by a card worth 2 and one worth 4 (whichever pays the first, the other falls short), though
+    the two cards' 6 cover the 6 of both costs; with a card worth 5 instead of 4 they can."""
+    admission = ADMISSIONS["shipped"]
+    layout = admission.model.layout
+
+    def name(number: int) -> str:
+        return layout.classes[layout.class_of[number]].name
+
+    def unknown(kind: str, number: int) -> z3.ArithRef:
+        return z3.Int(f"{kind}_{name(number)}@step")
+
+    def round_with(payers: tuple[int, int]) -> z3.CheckSatResult:
+        plays = [unknown("play", 5) == 1, unknown("play", 14) == 1]
+        others = [z3.Int(f"play_{k.name}@step") == 0 for k in layout.classes
+                  if k.standard is not None and k.name not in (name(5), name(14))]
+        others += [z3.Int(f"reserveplay_{k.name}@step") == 0 for k in layout.classes if k.reserve is not None]
+        spent = [z3.Int(f"spend_{k.name}@step") == (1 if k.name in {name(n) for n in payers} else 0)
+                 for k in layout.classes if k.budget > 0]
+        return admission.solver.check(*plays, *others, *spent)
+
+    assert [GAMES["shipped"].company_card(n).budget for n in (6, 17, 53)] == [2, 4, 5]
+    assert round_with((6, 17)) == z3.unsat
+    assert round_with((6, 53)) == z3.sat

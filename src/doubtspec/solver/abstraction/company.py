@@ -14,8 +14,10 @@ Company's. What is admitted beyond the game, so that every game run is a run of 
   are not modelled, so every option a ban removes stays open, and a banned Reserve card's
   activations, reshuffle effects and "stays" are all optional (both readings of banned-reserve);
 * a turn's plays are counts per class, not a sequence: their costs are paid from one pool of
-  spent Budget (the game pays each play separately and loses the excess), reserve activations
-  are at most the matching plays times the matching cards in the Reserve, draws are at most what
+  spent Budget (the game pays each play separately and loses the excess; the pool only keeps
+  each play's least number of payers, and the plays of cost 1 paying at least the smallest
+  Budgets spent, one card each), reserve activations are at most the matching plays times the
+  matching cards in the Reserve, draws are at most what
   the played draw effects ask for; once a draw reshuffles mid-play, the drawn cards may come from
   anything discarded so far and the deck/discard split after the Play Phase is free (so the loop
   of a cheap draw card through the mid-play reshuffle is counted, never capped);
@@ -442,7 +444,21 @@ class CompanyAbstraction:
         # Spending Budget: the plays' costs from the spent cards' Budget (pooled: an over-approximation).
         play_cost = _sum([standard[k.index] * k.standard.cost for k in classes if k.standard is not None]
                          + [reserve_plays[k.index] * k.reserve.cost for k in classes if k.reserve is not None])
-        c.append(play_cost <= _sum(spent[k.index] * k.budget for k in classes))
+        pool = _sum(spent[k.index] * k.budget for k in classes)
+        c.append(play_cost <= pool)
+        # A play of cost 1 is paid by cards of its own, so its payment is at least the smallest Budget among them:
+        # the plays of cost 1 together pay at least the sum of that many smallest Budgets spent, and for every t,
+        # that sum is at least t per play less (t - b) for each spent card of Budget b < t. Without this, a cheap
+        # draw card looping through the mid-play reshuffle, paid with a card worth 2, would leave a unit over for
+        # another play on every loop (the pool above is shared), where the game loses the excess.
+        cost_one = ([standard[k.index] for k in classes if k.standard is not None and k.standard.cost == 1]
+                    + [reserve_plays[k.index] for k in classes if k.reserve is not None and k.reserve.cost == 1])
+        if cost_one:
+            ones = _sum(cost_one)
+            budgets = sorted({k.budget for k in classes if k.budget > 0})
+            for t in budgets[1:]:
+                cheaper = _sum(spent[k.index] * (t - k.budget) for k in classes if 0 < k.budget < t)
+                c.append(play_cost + (t - 1) * ones - cheaper <= pool)
         # Each play is paid separately (the excess is lost): a play of cost q takes at least
         # ceil(q / the largest Budget) cards of its own. This is what stops one card paying two plays.
         top = max((k.budget for k in classes), default=1) or 1
