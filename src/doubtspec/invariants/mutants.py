@@ -21,10 +21,10 @@ from typing import Any
 
 from doubtspec.invariants import catalog, corpus
 from doubtspec.model import company, engine, legal, movement
-from doubtspec.model.actions import Action, Agitate, MovementBuy, PlayStandard, Skip
+from doubtspec.model.actions import Action, Agitate, End, MovementBuy, OrganizePlay, PlayStandard, Skip
 from doubtspec.model.cards import AddRestriction, Icon, TokenKind, Trigger, Zone
 from doubtspec.model.game import Game
-from doubtspec.model.state import GameState
+from doubtspec.model.state import GameState, Side
 from doubtspec.model.steps import (
     Agitation,
     CompanyDraw,
@@ -404,6 +404,21 @@ def _organize_wrong_end() -> tuple[Patch, ...]:
     return ((movement, "organize_play", organize_play),)
 
 
+def _organize_removes_below_limit() -> tuple[Patch, ...]:
+    def organize_choices(state: GameState) -> list[Action]:
+        # Organize's free play always removes a Tableau card, as if the Tableau were full (so none is
+        # offered into an empty one).
+        if not state.m_hand:
+            return []
+        ends = (End.LEFT, End.RIGHT) if state.tableau else (End.RIGHT,)
+        actions: list[Action] = [OrganizePlay(card, end, r) for card in state.m_hand
+                                 for r in range(len(state.tableau)) for end in ends]
+        actions.append(Skip(Side.MOVEMENT))
+        return actions
+
+    return ((legal, "organize_choices", organize_choices),)
+
+
 def _buy_only_when_full() -> tuple[Patch, ...]:
     original = legal.movement_turn
 
@@ -695,6 +710,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.unlobby", "rule.unlobby-offers"), _unlobby_next_space),
     Mutant("organize-wrong-end", "The free play of Organize goes to the other end of the Tableau.",
            ("rule.organize-play", "rule.organize-offers"), _organize_wrong_end),
+    Mutant("organize-removes-below-limit", "Organize's free play removes a Tableau card even below the limit.",
+           ("rule.organize-offers", "tableau.removal-offers"), _organize_removes_below_limit),
     Mutant("buy-only-when-full", "The Movement may buy only with a full hand (never, in effect).",
            ("hand.movement-buy-offers",), _buy_only_when_full),
     Mutant("draw-never-ready", "A draw from a deck with cards is never offered and never dropped: the step loops.",

@@ -256,8 +256,9 @@ def _organize_offers(state: GameState) -> str | None:
 
     The free play of Organize is offered only after buying that one space's card with a hand to play
     from, which generated games seldom do and the steering rarely follows with a play; giving the
-    Movement the Influence the space costs (from the supply) and buying it, each end's first free
-    play must do what `rule.organize-play` says.
+    Movement the Influence the space costs (from the supply) and buying it, every card of the hand
+    must be offered, removing a Tableau card exactly when the Tableau is at its limit (Tableau), and
+    each end's first free play must do what `rule.organize-play` says.
     """
     if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or not state.m_hand:
         return None
@@ -277,6 +278,17 @@ def _organize_offers(state: GameState) -> str | None:
         return None
     bought = engine.apply(probe, buy)
     plays = [a for a in engine.legal_actions(bought) if isinstance(a, OrganizePlay)] if bought.pending else []
+    # What is offered, checked before what it does: a play that does the wrong thing correctly is only
+    # caught here (the postcondition below follows the action's own choice of a card to remove).
+    limit = state.cards.rules.tableau_limit
+    full = len(bought.tableau) >= limit
+    unoffered = sorted(set(bought.m_hand) - {a.card for a in plays})
+    if unoffered:
+        return f"after buying the Organize space {space}: no free play of hand cards {unoffered} is offered"
+    wrong = next((a for a in plays if (a.remove is not None) is not full), None)
+    if wrong is not None:
+        return (f"after buying the Organize space {space}: {wrong} is offered with the Tableau at "
+                f"{len(bought.tableau)} of {limit} cards: a card is removed exactly when it is full")
     for end in (End.LEFT, End.RIGHT):
         play = next((a for a in plays if a.end is end), None)
         if play is not None:
