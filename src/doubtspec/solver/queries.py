@@ -322,7 +322,7 @@ def abstraction_for(game: Game, query: Query) -> AbstractionProver | SchedulePro
     else:
         return None  # the Company's defeats have no abstraction here yet
     model = company_abstraction.CompanyAbstraction.of(game)
-    return ScheduleProver(model.system(target), target, model.lemmas(), model.layout.cube_terms)
+    return ScheduleProver(model.system(target), target, model.lemmas(), model.layout.cube_terms, layout=model.layout)
 
 
 def peak_memory_mib() -> float:

@@ -68,11 +68,13 @@ class Box:
 
 
 def prove_box(system: RoundSystem, template: StepTemplate, box: Box, budget: Budget,
-              mid_reshuffle: z3.BoolRef | None, cap_s: float | None = None) -> bool:
+              mid_reshuffle: z3.BoolRef | None, cap_s: float | None = None,
+              extra: Sequence[z3.BoolRef] = ()) -> bool:
     """Prove by induction over rounds that every solution of the unrolled system stays in `box` (Z3; see the
     module's docstring), each of its two checks within `budget` and `cap_s`. `mid_reshuffle` is the round's
     "a mid-play reshuffle happens" unknown in the template, assumed false (None if the card file has no draw
-    effect)."""
+    effect, or to allow one). `extra` is asserted of the round as well: a box proved with it holds for the
+    solutions that satisfy it in every round (`loops.LoopBounds`: the plays of the looping draw cards)."""
     first = system.state("@box0")
     base = z3.SolverFor("QF_LIA")
     base.add(system.init(first), z3.Or([z3.Or(v < 0, v > box.counts) for v in first.values()]))
@@ -86,7 +88,7 @@ def prove_box(system: RoundSystem, template: StepTemplate, box: Box, budget: Bud
     outside += [z3.Or(v < 0, v > box.counts) for name, v in post.items() if name != "profit"]
     outside += [post["profit"] < 0, post["profit"] - pre["profit"] > box.profit_step]
     step = z3.SolverFor("QF_LIA")
-    step.add(template.formula, system.invariant(pre), *inside, z3.Or(outside))
+    step.add(template.formula, system.invariant(pre), *inside, *extra, z3.Or(outside))
     if mid_reshuffle is not None:
         step.add(z3.Not(mid_reshuffle))
     step.set("timeout", budget.z3_ms(cap_s))

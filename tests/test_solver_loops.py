@@ -1,0 +1,96 @@
+"""The shrink of looping plays (`abstraction/loops.py`): proved where it holds, refused where it does not.
+
+Checked here:
+
+* the looping classes are the draw cards that draw their own card and payers back (#5, #51, #52 on the
+  shipped set);
+* the shrink to `LOOP_BOUND` plays is proved for the shipped set, `tests/data/large.toml` (slow: 10-12 s
+  each) and `tests/data/tiny.toml`, and not for `tests/data/tiny3.toml` (so the prover does not use it there);
+  a bound of 0 is refused (a round with one play of #52 and no mid-play reshuffle has no cycle to take
+  away): the check can fail;
+* every round the engine plays (simulated games, two agent pairings, two seeds each) is admitted by the abstraction
+  with the looping plays bounded in its round, as the shrink says it must be;
+* slow: the box holds over rounds with mid-play reshuffles once the looping plays are bounded.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import z3
+from tests.test_solver_abstraction_company import ADMISSIONS, _rounds
+
+from doubtspec.agents.base import Matchup
+from doubtspec.model.cards import load_cards
+from doubtspec.model.game import Game
+from doubtspec.model.state import OutcomeReason
+from doubtspec.solver.abstraction import cpsat
+from doubtspec.solver.abstraction.company import STAR, CompanyAbstraction
+from doubtspec.solver.abstraction.loops import LOOP_BOUND, LoopBounds, looping_classes, prove_loop_bounds
+from doubtspec.solver.abstraction.system import RoundSystem, StepTemplate, proved_lemmas, template_of
+from doubtspec.solver.verdict import Budget
+
+DATA = Path(__file__).parent / "data"
+FILES = {"shipped": None, "large": DATA / "large.toml", "tiny": DATA / "tiny.toml", "tiny3": DATA / "tiny3.toml"}
+
+
+def _setup(name: str) -> tuple[CompanyAbstraction, RoundSystem, StepTemplate]:
+    model = CompanyAbstraction.of(Game(load_cards(FILES[name])))
+    system = model.system(STAR)
+    proved, _ = proved_lemmas(system, model.lemmas(), Budget.of(120))
+    system = system.with_lemmas(proved)
+    return model, system, template_of(system)
+
+
+def test_the_looping_classes_of_the_shipped_set() -> None:
+    model = CompanyAbstraction.of(Game(load_cards()))
+    assert sorted(n for k in looping_classes(model.layout) for n in k.numbers) == [5, 51, 52]
+
+
+@pytest.mark.parametrize(("name", "holds"), [pytest.param("shipped", True, marks=pytest.mark.slow),
+                                             pytest.param("large", True, marks=pytest.mark.slow),
+                                             ("tiny", True), ("tiny3", False)])
+def test_the_shrink_is_proved_where_it_holds(name: str, holds: bool) -> None:
+    model, system, template = _setup(name)
+    bounds = prove_loop_bounds(system, template, model.layout, Budget.of(120))
+    assert (bounds is not None) is holds
+    if bounds is not None:
+        assert bounds.classes == tuple(k.name for k in looping_classes(model.layout))
+        assert bounds.bound == LOOP_BOUND
+
+
+def test_a_bound_of_zero_is_refused() -> None:
+    model, system, template = _setup("tiny")
+    assert prove_loop_bounds(system, template, model.layout, Budget.of(60), bound=0) is None
+
+
+@pytest.mark.parametrize("matchup", [Matchup("random", "random"), Matchup("greedy", "careful")])
+def test_engine_rounds_are_admitted_with_the_looping_plays_bounded(matchup: Matchup) -> None:
+    admission = ADMISSIONS["shipped"]
+    bounds = LoopBounds(LOOP_BOUND, tuple(k.name for k in looping_classes(admission.model.layout)))
+    checked = 0
+    for seed in (1, 2):
+        for before, after in _rounds(admission.model.layout.game, seed, matchup, 12):
+            outcome = after.outcome
+            if outcome is not None and outcome.reason not in (OutcomeReason.STAR_VICTORY,
+                                                              OutcomeReason.PROFIT_VICTORY):
+                continue
+            pre = admission.model.layout.project(before)
+            post = admission.model.layout.project(after)
+            fixed = admission._fix(admission.pre, pre)
+            fixed += admission._fix(admission.post, post) if outcome is None else []
+            assert admission.solver.check(*fixed, *bounds.at("@step")) == z3.sat, (seed, before.round)
+            checked += 1
+    assert checked > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["shipped", "large"])
+def test_the_box_holds_over_mid_play_reshuffles_with_the_loops_bounded(name: str) -> None:
+    model, system, template = _setup(name)
+    bounds = prove_loop_bounds(system, template, model.layout, Budget.of(120))
+    assert bounds is not None
+    assert cpsat.prove_box(system, template, cpsat.Box(), Budget.of(300), None, extra=bounds.at("@step"))
+    # Without the bound on the loops the box is refused (a looping class's plays are unbounded).
+    assert not cpsat.prove_box(system, template, cpsat.Box(), Budget.of(300), None)
