@@ -21,7 +21,7 @@ from typing import Any
 
 from doubtspec.invariants import catalog, corpus
 from doubtspec.model import company, engine, legal, movement
-from doubtspec.model.actions import Action, Agitate, End, MovementBuy, OrganizePlay, PlayStandard, Skip
+from doubtspec.model.actions import Action, Agitate, End, EndBuy, EndPlay, MovementBuy, OrganizePlay, PlayStandard, Skip
 from doubtspec.model.cards import AddRestriction, Icon, TokenKind, Trigger, Zone
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, Side
@@ -603,6 +603,19 @@ def _ban_blamed_on_payment() -> tuple[Patch, ...]:
     return ((engine, "explain_illegal", explain_illegal),)
 
 
+def _out_of_turn_blamed_on_the_action() -> tuple[Patch, ...]:
+    original = engine.explain_illegal
+
+    def explain_illegal(state: GameState, action: Action) -> tuple[Section, str]:
+        # A Company action on the Movement's turn is rejected for its own rules, not for the turn.
+        section, reason = original(state, action)
+        if section is Section.MOVEMENT_ON_YOUR_GO and isinstance(action, EndPlay | EndBuy):
+            return Section.COMPANY_ON_YOUR_GO, "cards are played only in the Play Phase"
+        return section, reason
+
+    return ((engine, "explain_illegal", explain_illegal),)
+
+
 def _empty_space_blamed_on_payment() -> tuple[Patch, ...]:
     original = engine.explain_illegal
 
@@ -743,6 +756,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.turn-numbering",), _rounds_from_two),
     Mutant("ban-blamed-on-payment", "A banned card's standard play is rejected naming its payment, not the ban.",
            ("reject.banned", "reject.banned-offers"), _ban_blamed_on_payment),
+    Mutant("out-of-turn-blamed-on-the-action", "A Company action on the Movement's turn is rejected citing the "
+           "Company's own rules, not the Movement's turn.", ("reject.out-of-turn",), _out_of_turn_blamed_on_the_action),
     Mutant("empty-space-blamed-on-payment", "A buy from an empty Market space is rejected naming its payment, not "
            "the empty space.", ("reject.empty-space",), _empty_space_blamed_on_payment),
     Mutant("icons-or-tokens", "A Messaging's icons and tokens do not add up: it may spend the larger of the two.",

@@ -42,10 +42,6 @@ from doubtspec.rulebook import Section
 S = Section
 
 
-def _rejects(state: GameState, action: Action) -> str | None:
-    return _rejected(state, action)[0]
-
-
 def _rejected(state: GameState, action: Action) -> tuple[str | None, IllegalActionError | None]:
     snapshot = tuple(getattr(state, name) for name in STATE_FIELDS)
     try:
@@ -163,6 +159,21 @@ def _out_of_turn_candidates(state: GameState) -> list[Action]:
     return []
 
 
+_TURN_RULE = {Actor.COMPANY: S.COMPANY_ON_YOUR_GO, Actor.MOVEMENT: S.MOVEMENT_ON_YOUR_GO}
+"""The rule an action out of turn breaks, by the side whose turn it is: that side's On Your Go."""
+
+
+def _rejects_out_of_turn(state: GameState, action: Action) -> str | None:
+    """The action is rejected, the state untouched, and (when a side is to act) the error names that
+    side's turn, whatever the action is: the turn is the first reason, not the action's own rules."""
+    message, error = _rejected(state, action)
+    wanted = _TURN_RULE.get(engine.current_actor(state))
+    if message is None and error is not None and wanted is not None and error.rule != wanted.value:
+        return (f"{action} out of turn was rejected citing [{error.rule}] ({error.reason}); the rule that "
+                f"forbids it is {wanted.value}")
+    return message
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     ProbeInvariant("reject.banned", "Playing a banned card without Loopholes (or into the Reserve) is rejected, "
                    "naming the ban.", (S.COMPANY_INTERFERENCE,), _banned_candidates,
@@ -177,7 +188,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    _rejects_citing({Buy: S.BUYING_CARDS, MovementBuy: S.SPENDING_INFLUENCE})),
     StateInvariant("reject.empty-space", "Buying from a Market space with no card (or past the Market) is rejected, "
                    "naming the rule on buying.", (S.BUYING_A_CARD,), _empty_space_rejected),
-    ProbeInvariant("reject.out-of-turn", "An action by the side that is not to act is rejected.",
-                   (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _out_of_turn_candidates, _rejects),
+    ProbeInvariant("reject.out-of-turn", "An action by the side that is not to act is rejected, naming the turn "
+                   "of the side that is.", (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _out_of_turn_candidates,
+                   _rejects_out_of_turn),
 )
 """The `reject.*` invariants, in the order they are checked and listed."""
