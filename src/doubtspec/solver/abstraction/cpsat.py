@@ -14,7 +14,9 @@ rounds: Set-Up lies in the box, and one round from any state in the box (with th
 lemmas, and no mid-play reshuffle, which is the only way a turn's plays are unbounded: a zero-cost
 draw card may loop through it) keeps every unknown of the round and the state after it in the box,
 Profit growing by at most `Box.profit_step` a round. A check may be handed to CP-SAT only when each of
-its rounds is proved to have no mid-play reshuffle, and it has at most `Box.max_rounds` rounds. The
+its rounds is proved to have no mid-play reshuffle, or when the shrink of looping plays (`loops`) is
+proved and the box with it (`prove_box`'s `extra`), its bound then asserted in every round; and it has at
+most `Box.max_rounds` rounds. The
 domains of the auxiliary integers the translation makes (for `If` and division) are their operands'
 ranges, worked out interval by interval.
 A model CP-SAT finds is checked by Z3 on the original formulas before it is believed.
