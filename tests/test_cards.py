@@ -93,6 +93,10 @@ BROKEN = [
                  "expected an integer", id="supply-wrong-type"),
     pytest.param("middle_age = 3\nelderly = 0", "middle_age = -1\nelderly = 0", "middle_age = -1",
                  "display.setup_victims.middle_age", "must be at least 0", id="negative-set-up-victims"),
+    # The line named is the pile entry's first key (the loader names an entry's line for the fields of its lists).
+    pytest.param("cards = [13, 14, 15, 16]", 'cards = [13, "14", 15, 16]',
+                 'kind = "print_media"\nname = "Print Media"',
+                 "company.piles[0].cards", "expected a list of integers", id="list-with-a-string"),
 ]
 
 
