@@ -22,7 +22,7 @@ from typing import Any
 from doubtspec.invariants import catalog, corpus
 from doubtspec.model import company, engine, legal, movement
 from doubtspec.model.actions import Action, Agitate, End, EndBuy, EndPlay, MovementBuy, OrganizePlay, PlayStandard, Skip
-from doubtspec.model.cards import AddRestriction, Icon, TokenKind, Trigger, Zone
+from doubtspec.model.cards import AddRestriction, Icon, NamedEffect, TokenKind, Trigger, Zone
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, Side
 from doubtspec.model.steps import (
@@ -419,6 +419,18 @@ def _organize_removes_below_limit() -> tuple[Patch, ...]:
     return ((legal, "organize_choices", organize_choices),)
 
 
+def _shredding_does_nothing() -> tuple[Patch, ...]:
+    original = legal.effect_choices
+
+    def effect_choices(state: GameState, step: ResolveEffect) -> list[Action]:
+        # The named effect trash_from_hand offers nothing with cards in hand, so it resolves to nothing.
+        if isinstance(step.effect, NamedEffect) and state.c_hand:
+            return []
+        return original(state, step)
+
+    return ((legal, "effect_choices", effect_choices),)
+
+
 def _buy_only_when_full() -> tuple[Patch, ...]:
     original = legal.movement_turn
 
@@ -725,6 +737,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.organize-play", "rule.organize-offers"), _organize_wrong_end),
     Mutant("organize-removes-below-limit", "Organize's free play removes a Tableau card even below the limit.",
            ("rule.organize-offers", "tableau.removal-offers"), _organize_removes_below_limit),
+    Mutant("shredding-does-nothing", "A trash-from-hand effect offers no card to trash, so it resolves to nothing.",
+           ("rule.trash-offers",), _shredding_does_nothing),
     Mutant("buy-only-when-full", "The Movement may buy only with a full hand (never, in effect).",
            ("hand.movement-buy-offers",), _buy_only_when_full),
     Mutant("draw-never-ready", "A draw from a deck with cards is never offered and never dropped: the step loops.",

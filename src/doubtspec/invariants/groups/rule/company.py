@@ -19,6 +19,8 @@ from doubtspec.model.actions import (
     PlaceDoubt,
     PlayReserve,
     PlayStandard,
+    Skip,
+    TrashCard,
     Unlobby,
 )
 from doubtspec.model.cards import (
@@ -26,10 +28,12 @@ from doubtspec.model.cards import (
     AddVictims,
     Discount,
     DrawCards,
+    NamedEffect,
     ScoreProfit,
     TokenKind,
 )
-from doubtspec.model.state import NO_CARD, TOKEN_INDEX, Actor, GameState, Phase
+from doubtspec.model.state import NO_CARD, TOKEN_INDEX, Actor, GameState, Phase, Side
+from doubtspec.model.steps import ResolveEffect
 from doubtspec.rulebook import Section
 
 S = Section
@@ -471,6 +475,40 @@ def _unlobby_offers(state: GameState) -> str | None:
     return None
 
 
+_TRASH_FROM_HAND = NamedEffect("trash_from_hand")
+
+
+def _trash_offers(state: GameState) -> str | None:
+    """On each Play Phase with a hand, resolve the named effect `trash_from_hand` now, as a what-if.
+
+    The card file's one card with this (invented) effect is played seldom in generated games, and with
+    nothing offered the engine resolves an effect to nothing, silently. Resolving it must offer each
+    card of the hand once and declining (the card text is invented: a trash that may be declined, as
+    a Lobby effect may), and trashing the first card moves it from the hand to the top of the trash
+    pile and changes nothing else.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or not state.c_hand:
+        return None
+    if not any(_TRASH_FROM_HAND in side.effects for card in state.cards.company.values()
+               for side in (card.standard, card.reserve) if side is not None):
+        return None
+    probe = dataclasses.replace(state, pending=(ResolveEffect(_TRASH_FROM_HAND, 1),))
+    offered = engine.legal_actions(probe)
+    expected = {*(TrashCard(c) for c in state.c_hand), Skip(Side.COMPANY)}
+    if set(offered) != expected or len(offered) != len(expected):
+        return (f"resolving trash_from_hand with hand {list(state.c_hand)} offered {[str(a) for a in offered]}; "
+                f"each hand card once, and declining, are the choices")
+    card = state.c_hand[0]
+    action = TrashCard(card)
+    after = engine.apply(probe, action)
+    hand = list(state.c_hand)
+    hand.remove(card)
+    if sorted(after.c_hand) != sorted(hand) or after.trash != (*state.trash, card):
+        return (f"{action} left hand {list(after.c_hand)} and trash {list(after.trash)}; the card goes from the "
+                f"hand to the top of the trash pile")
+    return unchanged_except(probe, after, ("c_hand", "trash", "pending"), action)
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.company-play",
                         "A play pays its side's cost from the hand; a Reserve play adds the card at the Reserve's "
@@ -481,6 +519,9 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS, S.RESHUFFLE_SEQUENCE), _empty_draw_offers),
     StateInvariant("rule.doubt-count-offers", "A play whose Doubt effects place two or more tokens places each of "
                    "them, one choice each.", (S.STANDARD_EFFECTS,), _doubt_count_offers),
+    StateInvariant("rule.trash-offers", "Resolving a trash-from-hand effect offers each hand card once, and "
+                   "declining; the card trashed goes from the hand to the top of the trash pile.",
+                   (S.STANDARD_EFFECTS,), _trash_offers),
     StateInvariant("rule.payment-offers", "Each play is offered with every set of other hand cards that pays its "
                    "cost (none superfluous, under ruling budget-payment=minimal), and no other.",
                    (S.SPENDING_BUDGET,), _payment_offers),
