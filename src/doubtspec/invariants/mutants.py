@@ -24,7 +24,7 @@ from doubtspec.model import company, engine, legal, movement
 from doubtspec.model.actions import Action, Agitate, End, EndBuy, EndPlay, MovementBuy, OrganizePlay, PlayStandard, Skip
 from doubtspec.model.cards import AddRestriction, Icon, NamedEffect, TokenKind, Trigger, Zone
 from doubtspec.model.game import Game
-from doubtspec.model.state import GameState, Side
+from doubtspec.model.state import TOKEN_INDEX, GameState, Side
 from doubtspec.model.steps import (
     Agitation,
     CompanyDraw,
@@ -431,6 +431,16 @@ def _shredding_does_nothing() -> tuple[Patch, ...]:
     return ((legal, "effect_choices", effect_choices),)
 
 
+def _supply_overdrawn() -> tuple[Patch, ...]:
+    def take(self: Work, kind: TokenKind, wanted: int) -> int:
+        # A gain takes all it wants, past what the supply holds (which goes negative).
+        i = TOKEN_INDEX[kind]
+        self.supply = replace_at(self.supply, i, self.supply[i] - wanted)
+        return wanted
+
+    return ((Work, "take", take),)
+
+
 def _buy_only_when_full() -> tuple[Patch, ...]:
     original = legal.movement_turn
 
@@ -739,6 +749,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.organize-offers", "tableau.removal-offers"), _organize_removes_below_limit),
     Mutant("shredding-does-nothing", "A trash-from-hand effect offers no card to trash, so it resolves to nothing.",
            ("rule.trash-offers",), _shredding_does_nothing),
+    Mutant("supply-overdrawn", "A gain larger than the supply takes it all, leaving the supply below zero.",
+           ("tokens.exhausted-offers",), _supply_overdrawn),
     Mutant("buy-only-when-full", "The Movement may buy only with a full hand (never, in effect).",
            ("hand.movement-buy-offers",), _buy_only_when_full),
     Mutant("draw-never-ready", "A draw from a deck with cards is never offered and never dropped: the step loops.",

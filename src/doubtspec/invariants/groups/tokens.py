@@ -5,15 +5,19 @@ Token conservation: every kind of token is in its supply or on the table, never 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
+from doubtspec.invariants.derived import at_rest
 from doubtspec.invariants.shapes import (
     Invariant,
     StateCheck,
     StateInvariant,
 )
+from doubtspec.model import engine
+from doubtspec.model.actions import Pass
 from doubtspec.model.cards import TokenKind
-from doubtspec.model.state import GameState
+from doubtspec.model.state import TOKEN_INDEX, GameState, Phase
 from doubtspec.rulebook import Section
 
 S = Section
@@ -113,13 +117,38 @@ _TOKEN_SECTIONS: dict[TokenKind, tuple[Section, ...]] = {
 }
 
 
-INVARIANTS: tuple[Invariant, ...] = tuple(
-    StateInvariant(
+def _exhausted_offers(state: GameState) -> str | None:
+    """On each Movement turn, Pass with the Influence supply empty, as a what-if.
+
+    No generated game runs a supply out, so the ruling supply-exhausted (a gain larger than the supply
+    is cut to what it holds; nothing is created) is never met on its own. With no Influence left in the
+    supply, Pass must gain nothing and leave the supply at zero.
+    """
+    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN:
+        return None
+    if Pass() not in engine.legal_actions(state):
+        return None
+    supply = list(state.supply)
+    supply[TOKEN_INDEX[TokenKind.INFLUENCE]] = 0
+    probe = dataclasses.replace(state, supply=tuple(supply))
+    after = engine.apply(probe, Pass())
+    gained = after.influence - probe.influence
+    left = after.supply[TOKEN_INDEX[TokenKind.INFLUENCE]]
+    if gained != 0 or left != 0:
+        return (f"Pass with no Influence in the supply gained {gained} and left the supply at {left}; a gain is "
+                f"cut to what the supply holds (ruling supply-exhausted)")
+    return None
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    *(StateInvariant(
         f"tokens.{kind.value}",
         f"{kind.value.capitalize()} tokens are conserved: supply plus table equals the piece limit, none negative.",
         _TOKEN_SECTIONS[kind],
         _token_check(kind),
-    )
-    for kind in TokenKind
+    ) for kind in TokenKind),
+    StateInvariant("tokens.exhausted-offers", "A gain larger than what the supply holds takes what remains and "
+                   "creates nothing (asked of Pass with the Influence supply empty).",
+                   (S.MOVEMENT_SETUP, S.MOVEMENT_ON_YOUR_GO), _exhausted_offers),
 )
 """The `tokens.*` invariants, in the order they are checked and listed."""
