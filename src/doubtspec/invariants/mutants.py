@@ -612,43 +612,33 @@ def _rounds_from_two() -> tuple[Patch, ...]:
     return ((engine, "_run_auto", _run_auto),)
 
 
-def _ban_blamed_on_payment() -> tuple[Patch, ...]:
-    original = engine.explain_illegal
+def _blamed_on(rule: Section, kinds: type | tuple[type, ...], instead: Section, reason: str,
+               ) -> Callable[[], tuple[Patch, ...]]:
+    """A mutant's patches: an illegal action of `kinds` that breaks `rule` is rejected citing `instead`."""
 
-    def explain_illegal(state: GameState, action: Action) -> tuple[Section, str]:
-        # A banned card's standard play is rejected for its payment, as if the ban were not there.
-        section, reason = original(state, action)
-        if section is Section.COMPANY_INTERFERENCE and isinstance(action, PlayStandard):
-            return Section.SPENDING_BUDGET, "the payment does not cover the cost"
-        return section, reason
+    def patches() -> tuple[Patch, ...]:
+        original = engine.explain_illegal
 
-    return ((engine, "explain_illegal", explain_illegal),)
+        def explain_illegal(state: GameState, action: Action) -> tuple[Section, str]:
+            section, reason_given = original(state, action)
+            if section is rule and isinstance(action, kinds):
+                return instead, reason
+            return section, reason_given
 
+        return ((engine, "explain_illegal", explain_illegal),)
 
-def _out_of_turn_blamed_on_the_action() -> tuple[Patch, ...]:
-    original = engine.explain_illegal
-
-    def explain_illegal(state: GameState, action: Action) -> tuple[Section, str]:
-        # A Company action on the Movement's turn is rejected for its own rules, not for the turn.
-        section, reason = original(state, action)
-        if section is Section.MOVEMENT_ON_YOUR_GO and isinstance(action, EndPlay | EndBuy):
-            return Section.COMPANY_ON_YOUR_GO, "cards are played only in the Play Phase"
-        return section, reason
-
-    return ((engine, "explain_illegal", explain_illegal),)
+    return patches
 
 
-def _empty_space_blamed_on_payment() -> tuple[Patch, ...]:
-    original = engine.explain_illegal
-
-    def explain_illegal(state: GameState, action: Action) -> tuple[Section, str]:
-        # A buy from an empty Market space is rejected for its payment, as if a card were there.
-        section, reason = original(state, action)
-        if section is Section.BUYING_A_CARD and isinstance(action, MovementBuy):
-            return Section.SPENDING_INFLUENCE, "the flipped cards and tokens do not pay the cost"
-        return section, reason
-
-    return ((engine, "explain_illegal", explain_illegal),)
+# A banned card's standard play is rejected for its payment, as if the ban were not there.
+_ban_blamed_on_payment = _blamed_on(Section.COMPANY_INTERFERENCE, PlayStandard, Section.SPENDING_BUDGET,
+                                    "the payment does not cover the cost")
+# A Company action on the Movement's turn is rejected for its own rules, not for the turn.
+_out_of_turn_blamed_on_the_action = _blamed_on(Section.MOVEMENT_ON_YOUR_GO, (EndPlay, EndBuy),
+                                               Section.COMPANY_ON_YOUR_GO, "cards are played only in the Play Phase")
+# A buy from an empty Market space is rejected for its payment, as if a card were there.
+_empty_space_blamed_on_payment = _blamed_on(Section.BUYING_A_CARD, MovementBuy, Section.SPENDING_INFLUENCE,
+                                            "the flipped cards and tokens do not pay the cost")
 
 
 def _icons_or_tokens() -> tuple[Patch, ...]:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import z3
 
 from doubtspec.solver.abstraction.company import CardClass, CompanyLayout
-from doubtspec.solver.abstraction.system import RoundSystem, StepTemplate
+from doubtspec.solver.abstraction.system import RoundSystem, StepTemplate, constants
 from doubtspec.solver.verdict import Budget
 
 LOOP_BOUND = 20
@@ -79,18 +79,7 @@ def _flat(e: z3.BoolRef) -> Iterator[z3.BoolRef]:
 
 
 def _names(e: z3.ExprRef) -> frozenset[str]:
-    found: set[str] = set()
-    seen: set[int] = set()
-    todo = [e]
-    while todo:
-        x = todo.pop()
-        if x.get_id() in seen:
-            continue
-        seen.add(x.get_id())
-        if z3.is_const(x) and x.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            found.add(x.decl().name())
-        todo.extend(x.children())
-    return frozenset(found)
+    return frozenset(term.decl().name() for term in constants([e]))
 
 
 def prove_loop_bounds(system: RoundSystem, template: StepTemplate, layout: CompanyLayout, budget: Budget,

@@ -265,8 +265,8 @@ def spacer_check(system: RoundSystem, rounds: int | None, budget: Budget) -> Spa
     start = system.init(pre)
     target = system.target(pre)
     # Every constant of a rule is a variable of that rule (Set-Up's own unknowns included).
-    fp.declare_var(*_constants([start, step, target, system.invariant(pre), system.invariant(post)],
-                               [turn, *pre.values(), *post.values(), *template.fresh]))
+    fp.declare_var(*constants([start, step, target, system.invariant(pre), system.invariant(post)],
+                              [turn, *pre.values(), *post.values(), *template.fresh]))
 
     def at(state: State, round_term: z3.ArithRef) -> z3.BoolRef:
         return reach(*[state[name] for name in system.variables], round_term)
@@ -292,7 +292,7 @@ def spacer_check(system: RoundSystem, rounds: int | None, budget: Budget) -> Spa
     return SpacerResult(_verdict(result), time.perf_counter() - started, invariant)
 
 
-def _constants(formulas: Sequence[z3.ExprRef], known: Sequence[z3.ExprRef]) -> list[z3.ExprRef]:
+def constants(formulas: Sequence[z3.ExprRef], known: Sequence[z3.ExprRef] = ()) -> list[z3.ExprRef]:
     """`known` and every other uninterpreted constant of `formulas`, each once."""
     found: dict[int, z3.ExprRef] = {term.get_id(): term for term in known}
     seen: set[int] = set()
