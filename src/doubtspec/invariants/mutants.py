@@ -441,6 +441,17 @@ def _supply_overdrawn() -> tuple[Patch, ...]:
     return ((Work, "take", take),)
 
 
+def _victims_overdrawn() -> tuple[Patch, ...]:
+    original = Work.take
+
+    def take(self: Work, kind: TokenKind, wanted: int) -> int:
+        # A Victims gain larger than the supply places every Victim it asks for; the supply stops at zero.
+        got = original(self, kind, wanted)
+        return wanted if kind is TokenKind.VICTIMS else got
+
+    return ((Work, "take", take),)
+
+
 def _buy_only_when_full() -> tuple[Patch, ...]:
     original = legal.movement_turn
 
@@ -741,6 +752,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.trash-offers",), _shredding_does_nothing),
     Mutant("supply-overdrawn", "A gain larger than the supply takes it all, leaving the supply below zero.",
            ("tokens.exhausted-offers",), _supply_overdrawn),
+    Mutant("victims-overdrawn", "A Victims gain larger than the supply still places every Victim it asks for.",
+           ("tokens.exhausted-step",), _victims_overdrawn),
     Mutant("buy-only-when-full", "The Movement may buy only with a full hand (never, in effect).",
            ("hand.movement-buy-offers",), _buy_only_when_full),
     Mutant("draw-never-ready", "A draw from a deck with cards is never offered and never dropped: the step loops.",

@@ -13,9 +13,10 @@ from doubtspec.invariants.shapes import (
     Invariant,
     StateCheck,
     StateInvariant,
+    TransitionInvariant,
 )
 from doubtspec.model import engine
-from doubtspec.model.actions import Pass
+from doubtspec.model.actions import Action, Pass
 from doubtspec.model.cards import TokenKind
 from doubtspec.model.state import TOKEN_INDEX, GameState, Phase
 from doubtspec.rulebook import Section
@@ -140,6 +141,32 @@ def _exhausted_offers(state: GameState) -> str | None:
     return None
 
 
+def _exhausted_step(before: GameState, action: Action, after: GameState) -> str | None:
+    """The step again, from `before` with every supply empty, as a what-if: it creates no token.
+
+    Every gain takes from a piece-limited supply and is cut to what it holds (ruling supply-exhausted),
+    and every token a step removes from the table goes back to its supply. So from empty supplies, for
+    each kind, the tokens on the table and in the supply after the step are exactly those on the table
+    before it. No generated game runs a supply out; this puts every step's gains (Victims seeded by a
+    Reshuffle, Profit scored, Doubt added, a star, a ban, Influence from Messaging, ...) against an
+    exhausted supply, and every return against a supply at zero.
+    """
+    del after
+    probe = dataclasses.replace(before, supply=(0,) * len(before.supply))
+    if not engine.is_legal(probe, action):
+        return None  # placing a Doubt needs one in the supply (an empty supply offers no space)
+    replayed = engine.apply(probe, action)
+    for index, kind in enumerate(TokenKind):
+        had = sum(_TOKEN_COUNTS[kind](probe))
+        now = sum(_TOKEN_COUNTS[kind](replayed)) + replayed.supply[index]
+        if now != had:
+            places = ", ".join(f"{k}={v}" for k, v in token_places(replayed, kind).items())
+            return (f"{action} with every supply empty: {kind.value} went from {had} on the table to {places} and "
+                    f"{replayed.supply[index]} in the supply; a gain is cut to what the supply holds and nothing is "
+                    f"created (ruling supply-exhausted)")
+    return None
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     *(StateInvariant(
         f"tokens.{kind.value}",
@@ -150,5 +177,8 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("tokens.exhausted-offers", "A gain larger than what the supply holds takes what remains and "
                    "creates nothing (asked of Pass with the Influence supply empty).",
                    (S.MOVEMENT_SETUP, S.MOVEMENT_ON_YOUR_GO), _exhausted_offers),
+    TransitionInvariant("tokens.exhausted-step", "Each step, replayed with every supply empty, creates no token: its "
+                        "gains are cut to nothing and what it removes from the table goes back to the supply.",
+                        (S.MOVEMENT_SETUP, S.COMPANY_SETUP, S.ADDING_VICTIMS, S.SEED_DEMOGRAPHICS), _exhausted_step),
 )
 """The `tokens.*` invariants, in the order they are checked and listed."""
