@@ -93,6 +93,13 @@ BROKEN = [
                  "expected an integer", id="supply-wrong-type"),
     pytest.param("middle_age = 3\nelderly = 0", "middle_age = -1\nelderly = 0", "middle_age = -1",
                  "display.setup_victims.middle_age", "must be at least 0", id="negative-set-up-victims"),
+    # Every rule number but `stacks_dealt` is at least 1, whichever side of it its name sorts.
+    pytest.param("company_hand_size = 5", "company_hand_size = 0", "company_hand_size = 0",
+                 "rules.company_hand_size", "must be at least 1", id="zero-hand-size"),
+    pytest.param("tableau_limit = 8", "tableau_limit = 0", "tableau_limit = 0",
+                 "rules.tableau_limit", "must be at least 1", id="zero-tableau-limit"),
+    pytest.param("stacks_dealt = 7", "stacks_dealt = -1", "stacks_dealt = -1",
+                 "rules.stacks_dealt", "must be at least 0", id="negative-stacks-dealt"),
     # The line named is the pile entry's first key (the loader names an entry's line for the fields of its lists).
     pytest.param("cards = [13, 14, 15, 16]", 'cards = [13, "14", 15, 16]',
                  'kind = "print_media"\nname = "Print Media"',
