@@ -134,13 +134,39 @@ def test_a_bound_cpsat_leaves_open_gets_a_second_seed(monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(cpsat, "decide", decide)
     bound = prover.state(1)["stars"] <= 0
-    assert prover._prove_by_cpsat(1, bound, "at most 0 stars after round 1", Budget.of(120))
+    assert prover._prove_by_cpsat(1, bound, "at most 0 stars after round 1", Budget.of(120)) == z3.unsat
     assert len(seeds) == 2 and seeds[0] != seeds[1]
     text = prover.facts[-1].text
     assert text.startswith("at most 0 stars after round 1 (CP-SAT") and "seed try 2" in text
     assert prover.used_box
     answers = iter([z3.unknown, z3.unknown])
-    assert not prover._prove_by_cpsat(1, bound, "again", Budget.of(120))
+    assert prover._prove_by_cpsat(1, bound, "again", Budget.of(120)) == z3.unknown
     answers = iter([z3.sat])
     seeds.clear()
-    assert not prover._prove_by_cpsat(1, bound, "again", Budget.of(120)) and len(seeds) == 1
+    assert prover._prove_by_cpsat(1, bound, "again", Budget.of(120)) == z3.sat and len(seeds) == 1
+
+
+def test_a_bound_a_run_breaks_is_not_asked_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A star bound CP-SAT refutes (a run breaks it) leaves the open bounds and is never handed to CP-SAT again, while
+    an undecided one stays open for the next pass."""
+    prover = _prover(Game(load_cards(DATA / "tiny3.toml")))
+    answers = iter([z3.unknown, z3.unknown])
+    asked: list[int] = []
+
+    def decide(formulas: list[z3.BoolRef], domain: object, budget: Budget, cap_s: float,
+               seed: int = 0, work_limit: float | None = None) -> cpsat.Result:
+        asked.append(seed)
+        return cpsat.Result(next(answers), cap_s / 10, {})
+
+    monkeypatch.setattr(cpsat, "decide", decide)
+    prover._stars_at_most.pop(1, None)
+    prover._bound_fact(1, Budget.of(120), retry=True)
+    assert 1 in prover._bound_open and len(asked) == 2
+    answers = iter([z3.sat])
+    asked.clear()
+    prover._bound_fact(1, Budget.of(120), retry=True)
+    assert 1 not in prover._bound_open and (1, 0) in prover._refuted and len(asked) == 1
+    assert prover._stars_at_most[1] == 1
+    prover._cpsat_asked.clear()
+    asked.clear()
+    assert not prover._cpsat_open_bounds(2, Budget.of(120)) and asked == []

@@ -144,6 +144,8 @@ class ScheduleProver:
     _blocker: CubeBlocker | None = None
     _bound_open: set[int] = field(default_factory=set)
     """Rounds whose star (or Profit) bound is not proved yet: a later pass with more time tries CP-SAT again."""
+    _refuted: set[tuple[int, int]] = field(default_factory=set)
+    """(round, bound) pairs of star or Profit bounds a run of the abstraction breaks: never asked again."""
     _cpsat_asked: dict[int, int] = field(default_factory=dict)
     """Round to how many times CP-SAT was asked for its open bound (at most `CPSAT_ASKS`: a first ask late in a
     short pass may be cut off by the pass's end, so a later pass asks once more)."""
@@ -217,12 +219,17 @@ class ScheduleProver:
 
     def _prove(self, rounds: int, formula: z3.BoolRef, text: str, budget: Budget) -> bool:
         """Add `formula` as a fact if its negation is UNSAT over `rounds` rounds (within a short slice)."""
+        return bool(self._try_fact(rounds, formula, text, budget) == z3.unsat)
+
+    def _try_fact(self, rounds: int, formula: z3.BoolRef, text: str, budget: Budget) -> z3.CheckSatResult:
+        """`_prove`, with Z3's answer on the negation: unsat (proved, added), sat (refuted: a run breaks it) or
+        unknown."""
         if not budget.can_start():
-            return False
-        if self._check(rounds, [z3.Not(formula)], budget, FACT_SLICE_S) == z3.unsat:
+            return z3.unknown
+        result = self._check(rounds, [z3.Not(formula)], budget, FACT_SLICE_S)
+        if result == z3.unsat:
             self.facts.append(RoundFact(rounds, formula, text))
-            return True
-        return False
+        return result
 
     def _learn_facts(self, k: int, budget: Budget) -> None:
         """Prove what Z3 can prove cheaply about round `k` (once per round); CP-SAT is asked later, by `_settle`,
@@ -241,38 +248,59 @@ class ScheduleProver:
         """The most stars (or Profit) after round `k`: proved by Z3; a retry (`_cpsat_open_bounds`) asks CP-SAT,
         else (stars) cube blocking.
 
-        A bound left open stays in `_bound_open`.
+        A bound left undecided stays in `_bound_open`; a bound refuted (a run of the abstraction breaks it, found
+        by Z3 or by CP-SAT and confirmed by Z3) is never asked again, so a later turn's CP-SAT time goes to the
+        bounds that may still hold (on the shipped set "no star after round 4" is broken by a run: the game has a
+        first star at turn 4).
         """
-        def prove(formula: z3.BoolRef, text: str) -> bool:
+        def prove(formula: z3.BoolRef, text: str) -> z3.CheckSatResult:
             if retry:
                 return self._prove_by_cpsat(k, formula, text, budget)
-            return self._prove(k, formula, text, budget)
+            return self._try_fact(k, formula, text, budget)
 
         if self.target == STAR:
             # A round adds at most one star, so after round k at most one more than after round k-1.
             stars = self._stars_at_most.get(k - 1, k - 1)
             bound = self.state(k)["stars"] <= stars
             text = f"at most {stars} stars after round {k}"
+            result = prove(bound, text)
             # Cube blocking (minutes, where it works at all) only after CP-SAT has failed.
-            if prove(bound, text) or (retry and self._prove_by_blocking(k, bound, text, budget)):
+            if result == z3.unknown and retry and self._prove_by_blocking(k, bound, text, budget):
+                result = z3.unsat
+            if result == z3.unsat:
                 self._stars_at_most[k] = stars
                 self._bound_open.discard(k)
             else:
                 self._stars_at_most[k] = stars + 1
-                self._bound_open.add(k)
+                if result == z3.sat:
+                    self._refuted.add((k, stars))
+                    self._bound_open.discard(k)
+                else:
+                    self._bound_open.add(k)
             return
         # Profit grows by a bounded amount per round; the smallest of a few steps that can be proved.
         profit = self._profit_at_most.get(k - 1)
         if profit is None:
             return
+        undecided = False
         for step in PROFIT_STEPS:
             if profit + step >= self._profit_at_most.get(k, profit + step + 1):
                 break  # no tighter than what is proved already
-            if prove(self.state(k)["profit"] <= profit + step, f"at most {profit + step} Profit after round {k}"):
+            if (k, profit + step) in self._refuted:
+                continue
+            result = prove(self.state(k)["profit"] <= profit + step, f"at most {profit + step} Profit after round {k}")
+            if result == z3.unsat:
                 self._profit_at_most[k] = profit + step
                 self._bound_open.discard(k)
                 return
-        self._bound_open.add(k)
+            if result == z3.sat:
+                self._refuted.add((k, profit + step))
+            else:
+                undecided = True
+        if undecided:
+            self._bound_open.add(k)
+        else:
+            self._bound_open.discard(k)
 
     def _cpsat_open_bounds(self, k: int, budget: Budget) -> bool:
         """Ask CP-SAT, once each, for the bounds of rounds before `k` that Z3 left open; whether one was proved.
@@ -329,35 +357,37 @@ class ScheduleProver:
                                              cap_s=LOOP_BOX_CAP_S, extra=self._loops.at("@step"))
         return self._loops if self._loop_box else False
 
-    def _prove_by_cpsat(self, k: int, formula: z3.BoolRef, text: str, budget: Budget) -> bool:
-        """Add `formula` (over rounds 0..`k`) as a fact if CP-SAT finds its negation infeasible (see `cpsat`)."""
+    def _prove_by_cpsat(self, k: int, formula: z3.BoolRef, text: str, budget: Budget) -> z3.CheckSatResult:
+        """Add `formula` (over rounds 0..`k`) as a fact if CP-SAT finds its negation infeasible (see `cpsat`): unsat;
+        sat if CP-SAT finds a run that breaks it (confirmed by Z3); unknown otherwise."""
         if budget.left() < CPSAT_MIN_S:
-            return False
+            return z3.unknown
         allowed = self._cpsat_allowed(k, budget)
         if allowed is False:
-            return False
+            return z3.unknown
         bounded = [c for r in range(1, k + 1) for c in allowed.at(f"@{r}")] if isinstance(allowed, LoopBounds) else []
         box, variables = cpsat.Box(), frozenset(self.system.variables)
         spent = 0.0
         for tries, (seed, work_limit) in enumerate(CPSAT_TRIES, start=1):
             if tries > 1 and budget.left() < CPSAT_MIN_S:
-                return False  # a cut-short second seed rarely finishes: the time goes to the other checks
+                return z3.unknown  # a cut-short second seed rarely finishes: the time goes to the other checks
             try:
                 result = cpsat.decide([*self.formulas(k), *bounded, z3.Not(formula)],
                                       lambda name: box.domain(name, variables),
                                       budget, CPSAT_WALL_CAP_S, seed=seed, work_limit=work_limit)
             except cpsat.Untranslatable:
-                return False
+                return z3.unknown
             self.checks += 1
             spent += result.seconds
             if result.answer == z3.unsat:
                 self.facts.append(RoundFact(k, formula, f"{text} (CP-SAT, {spent:.1f} s, seed try {tries})"))
                 self.used_box = True
                 self.used_loops = self.used_loops or bool(bounded)
-                return True
+                return z3.unsat
             if result.answer == z3.sat:
-                return False
-        return False
+                # A run of rounds 0..k with the looping plays bounded is a run of the abstraction (a fortiori).
+                return z3.sat
+        return z3.unknown
 
     def _prove_by_blocking(self, k: int, formula: z3.BoolRef, text: str, budget: Budget) -> bool:
         """Add `formula` (over the state after round `k`) as a fact if `CubeBlocker` proves it, one round at a
