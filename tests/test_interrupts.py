@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from doubtspec import interrupts
 from doubtspec.reports.report import load_report
 
 RUN_WITH_MUTANT = """
@@ -178,3 +179,20 @@ def test_two_runs_into_one_report_folder_both_finish(tmp_path: Path) -> None:
         summary = json.loads(out)
         assert summary["violations"] and Path(summary["violations"][0]["report"]).is_dir()
     assert [p.name for p in reports.iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_signal_in_a_function_that_a_finaliser_calls_is_delivered_again_later() -> None:
+    # Z3's `AstRef.__del__` calls `Z3_dec_ref`: a KeyboardInterrupt raised there ends in the finaliser, which
+    # Python prints as "Exception ignored" and drops. The handler must see the finaliser below the frame.
+    seen: list[bool] = []
+
+    def release() -> None:
+        seen.append(interrupts._inside_unsafe(sys._getframe()))
+
+    class Finalised:
+        def __del__(self) -> None:
+            release()
+
+    Finalised()
+    assert seen == [True]
+    assert not interrupts._inside_unsafe(sys._getframe())

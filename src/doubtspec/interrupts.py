@@ -38,11 +38,21 @@ REDELIVER_AFTER = 0.02
 """Seconds after which a signal that arrived in one of those functions is delivered again."""
 
 
+def _inside_unsafe(frame: FrameType | None) -> bool:
+    """Whether the interrupted code runs inside one of `_UNSAFE_FRAMES`, at any depth: an exception raised
+    in a function a finaliser calls (Z3's `AstRef.__del__` calls `Z3_dec_ref`) ends in the finaliser too."""
+    while frame is not None:
+        if frame.f_code.co_name in _UNSAFE_FRAMES:
+            return True
+        frame = frame.f_back
+    return False
+
+
 def _handler(signum: int, frame: FrameType | None) -> None:
     global _received
     if _received is None:
         _received = signum
-    if frame is not None and frame.f_code.co_name in _UNSAFE_FRAMES:
+    if _inside_unsafe(frame):
         # Raising here would print a traceback and lose the interrupt: send the signal again shortly.
         timer = threading.Timer(REDELIVER_AFTER, os.kill, (os.getpid(), signum))
         timer.daemon = True
