@@ -18,6 +18,7 @@ from hypothesis import settings
 
 from doubtspec.invariants.machines import GameMachine, machine_for
 from doubtspec.invariants.profiles import PROFILES, register
+from doubtspec.invariants.ruling_sweep import RULING_VARIANTS
 from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
 from doubtspec.model.rulings import Rulings
@@ -36,8 +37,8 @@ def _machine(*rulings: str) -> type[GameMachine]:
 
 
 TestDefaultRulings = _machine().TestCase
-TestReshuffleFirst = _machine("draw-order=reshuffle-first").TestCase
-TestAnyTrashBuyable = _machine("trash-buy=any", "restriction-pile-buy=buyable").TestCase
-TestTriggersBeforeEffects = _machine("trigger-timing=before-effects", "budget-payment=any-cover").TestCase
-TestMessagingAnyZones = _machine("messaging-zones=any-zones", "pass-bonus=no-influence",
-                                 "lobby-targets=market-only").TestCase
+# The ruling variants of `doubtspec fuzz` (`invariants.ruling_sweep`), one machine each.
+TestReshuffleFirst = _machine(*RULING_VARIANTS[0]).TestCase
+TestAnyTrashBuyable = _machine(*RULING_VARIANTS[1]).TestCase
+TestTriggersBeforeEffects = _machine(*RULING_VARIANTS[2]).TestCase
+TestMessagingAnyZones = _machine(*RULING_VARIANTS[3]).TestCase

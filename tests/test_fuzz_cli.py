@@ -46,7 +46,7 @@ def test_table_output_and_junit(tmp_path: Path, capsys: pytest.CaptureFixture[st
     code, out, _ = run(["fuzz", *QUICK, "--invariant", "tokens", "--junit-xml", str(junit)], capsys)
     assert code == 0 and "no violation" in out
     suite = ET.parse(junit).getroot().find("testsuite")
-    assert suite is not None and suite.get("failures") == "0" and suite.get("tests") == "10"
+    assert suite is not None and suite.get("failures") == "0" and suite.get("tests") == "11"
 
 
 @pytest.mark.parametrize("args, field", [
@@ -147,7 +147,7 @@ def test_interrupted_run_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFi
     def interrupted(*args: object, **kwargs: object) -> object:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(fuzz_cmd, "run_fuzz", interrupted)
+    monkeypatch.setattr(fuzz_cmd, "run_sweep", interrupted)
     code, _, err = run(["fuzz", "--report-dir", str(reports)], capsys)
     assert code == 130 and "interrupted" in err
     assert [p.name for p in reports.iterdir()] == ["earlier"]
@@ -215,7 +215,13 @@ def test_examples_runs_exactly_n(capsys: pytest.CaptureFixture[str]) -> None:
     # Seed 0 has an example that runs out of room for its choices (an overrun), which Hypothesis
     # replaces; it used to be counted too (101 for 100).
     code, out, _ = run(["fuzz", "--examples", "100", "--json"], capsys)
-    assert code == 0 and json.loads(out)["examples"] == 100
+    data = json.loads(out)
+    variants = data["ruling_variants"]
+    # 100 at the default rulings, then a fifth more shared by the ruling variants (5 each).
+    assert code == 0 and data["examples"] == 120 and [v["examples"] for v in variants] == [5, 5, 5, 5]
+    code, out, _ = run(["fuzz", "--examples", "100", "--ruling", "draw-order=reshuffle-first", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["examples"] == 100 and data["ruling_variants"] == []
 
 
 def test_two_identical_ci_runs_report_the_same_figures(capsys: pytest.CaptureFixture[str]) -> None:

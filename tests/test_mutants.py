@@ -15,9 +15,10 @@ from __future__ import annotations
 import pytest
 
 from doubtspec.errors import TraceError
-from doubtspec.invariants.fuzzing import FuzzOptions, run_fuzz
+from doubtspec.invariants.fuzzing import FuzzOptions
 from doubtspec.invariants.mutants import MUTANTS, Mutant
 from doubtspec.invariants.profiles import PROFILES
+from doubtspec.invariants.ruling_sweep import run_sweep
 from doubtspec.model.game import Game
 from doubtspec.reports.replay import replay
 from doubtspec.reports.report import RunInfo, trace_of
@@ -44,7 +45,7 @@ def _params() -> list[object]:
 
 def _catch(mutant: Mutant, game: Game) -> None:
     with mutant.active():
-        result = run_fuzz(FuzzOptions(game, profile=PROFILES["ci"], database=None))
+        result = run_sweep(FuzzOptions(game, profile=PROFILES["ci"], database=None)).total  # as `doubtspec fuzz`
     found = {v.invariant.id: v for v in result.violations}
     caught = [found[i] for i in mutant.caught_by if i in found]
     assert caught, f"{mutant.name} was not caught; found {sorted(found)}"

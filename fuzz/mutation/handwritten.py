@@ -1,6 +1,6 @@
 """Time the hand-written mutants (`invariants/mutants.py`) under the ci profile: to the first finding and to exit.
 
-Each mutant is fuzzed in-process with `doubtspec fuzz --profile ci`'s settings (`run_fuzz`, no example
+Each mutant is fuzzed in-process with `doubtspec fuzz --profile ci`'s settings (`run_sweep`, no example
 database), one after another in this process. Per mutant it prints one JSON line: whether an invariant
 it names was reported, CPU seconds to the first violation and to the run's exit (`time.process_time`,
 so the neighbours' load on a shared machine does not count), wall seconds to exit, the shrunk trace's
@@ -20,10 +20,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from doubtspec.invariants.fuzzing import FuzzOptions, run_fuzz
+from doubtspec.invariants.fuzzing import FuzzOptions
 from doubtspec.invariants.machines import Recorder, Violation
 from doubtspec.invariants.mutants import MUTANTS
 from doubtspec.invariants.profiles import PROFILES
+from doubtspec.invariants.ruling_sweep import run_sweep
 from doubtspec.model.game import Game
 
 
@@ -44,7 +45,7 @@ def measure(name: str, game: Game) -> dict[str, Any]:
     recorder = _FirstFinding()
     cpu0, wall0 = time.process_time(), time.monotonic()
     with mutant.active():
-        result = run_fuzz(FuzzOptions(game, profile=PROFILES["ci"], database=None), recorder)
+        result = run_sweep(FuzzOptions(game, profile=PROFILES["ci"], database=None), recorder).total
     cpu, wall = time.process_time() - cpu0, time.monotonic() - wall0
     found = {v.invariant.id: v for v in result.violations}
     caught = [found[i] for i in mutant.caught_by if i in found]

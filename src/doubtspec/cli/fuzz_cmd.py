@@ -36,9 +36,10 @@ from doubtspec.cli.exitcodes import ExitCode
 from doubtspec.errors import Interrupted, OptionError, TraceError
 from doubtspec.inputs import check_writable_dir, check_writable_file
 from doubtspec.invariants.catalog import BY_ID, CATALOG, Invariant, select
-from doubtspec.invariants.fuzzing import SHRINK_SECONDS, FuzzOptions, FuzzResult, run_fuzz
+from doubtspec.invariants.fuzzing import SHRINK_SECONDS, FuzzOptions, FuzzResult
 from doubtspec.invariants.machines import Recorder, Violation
 from doubtspec.invariants.profiles import PROFILES
+from doubtspec.invariants.ruling_sweep import SweepResult, VariantRun, run_sweep
 from doubtspec.reports.atomic import atomic_write_text
 from doubtspec.reports.replay import replay
 from doubtspec.reports.report import (
@@ -65,7 +66,8 @@ BudgetOption = Annotated[float | None, typer.Option(
     help="Fuzz for this many seconds in all, shrinking included (not with --examples).")]
 ExamplesOption = Annotated[int | None, typer.Option(
     "--examples", metavar="N",
-    help=f"Generate N examples (games from Set-Up), or fewer if one fails; shrinking a failure then takes at "
+    help=f"Generate N examples (games from Set-Up), or fewer if one fails, and without --ruling "
+         f"{PROFILES['ci'].ruling_share:.0%} more under the ruling variants; shrinking a failure then takes at "
          f"most the profile's bound more (ci {PROFILES['ci'].shrink_seconds:.0f} s, others {SHRINK_SECONDS:.0f} s; "
          f"not with --budget).")]
 SeedOption = Annotated[int | None, typer.Option("--seed", metavar="N",
@@ -143,8 +145,18 @@ def _junit(path: Path, invariants: tuple[Invariant, ...], result: FuzzResult, re
     atomic_write_text(path, ET.tostring(root, encoding="unicode") + "\n")
 
 
+def _variants_table(variants: list[VariantRun]) -> Table:
+    table = Table(title="Ruling variants (after the default rulings passed)")
+    for column in ("rulings", "examples", "games", "engine steps", "elapsed", "result"):
+        table.add_column(column, overflow="fold")
+    for v in variants:
+        table.add_row(text(v.rulings), f"{v.examples:,}", f"{v.games:,}", f"{v.steps:,}", f"{v.elapsed:,.1f} s",
+                      "[red]violation[/]" if v.found else "[green]passed[/]")
+    return table
+
+
 def _summary(result: FuzzResult, invariants: tuple[Invariant, ...], reports: dict[str, Path],
-             profile: str) -> Group:
+             profile: str, variants: list[VariantRun]) -> Group:
     totals = Table(title="doubtspec fuzz", show_header=False)
     totals.add_column(style="bold")
     totals.add_column()
@@ -160,6 +172,8 @@ def _summary(result: FuzzResult, invariants: tuple[Invariant, ...], reports: dic
             " [yellow](cut by the time bound: the traces are the shortest found so far)[/]"
             if result.shrink_cut else ""))
     parts: list[Any] = [totals]
+    if variants:
+        parts.append(_variants_table(variants))
     if result.violations:
         table = Table(title="Violations")
         for column in ("invariant", "step", "trace", "message", "report"):
@@ -171,6 +185,11 @@ def _summary(result: FuzzResult, invariants: tuple[Invariant, ...], reports: dic
     else:
         parts.append(f"[green]no violation[/] of {len(invariants)} invariants")
     return Group(*parts)
+
+
+def _variants_json(sweep: SweepResult) -> list[dict[str, Any]]:
+    return [{"rulings": v.rulings, "examples": v.examples, "games": v.games, "steps": v.steps,
+             "elapsed": round(v.elapsed, 3), "violation": v.found} for v in sweep.variants]
 
 
 def _database(value: str | None) -> Path | str | None:
@@ -235,17 +254,20 @@ def fuzz(
                           database=_database(database))
     recorder = Recorder()
     label = f"{profile.value}, {game.cards.name} v{game.cards.version}, rulings: {game.rulings}"
+    if chosen.ruling_share > 0 and not game.rulings.choices:
+        label += " (then the ruling variants)"
     live = not as_json and console.is_terminal
     try:
         if live:
             with Live(FuzzView(recorder, text(label)), console=console, refresh_per_second=4, transient=True):
-                result = run_fuzz(options, recorder)
+                sweep = run_sweep(options, recorder)
         else:
             if not as_json:
                 console.print(f"doubtspec fuzz: {text(label)}", highlight=False)
-            result = run_fuzz(options, recorder)
+            sweep = run_sweep(options, recorder)
     except KeyboardInterrupt:
         raise Interrupted(_interrupted_summary(recorder)) from None
+    result = sweep.total
     run = RunInfo(profile.value, result.seed, None if cards is None else str(cards), result.shrink_cut)
     reports: dict[str, Path] = {}
     # The run is over: its findings are written whole, and a signal arriving meanwhile is too late
@@ -263,12 +285,13 @@ def fuzz(
             "elapsed": round(result.elapsed, 3), "database": result.database,
             "invariants": [i.id for i in invariants],
             "shrinking": {"seconds": round(result.shrink_seconds, 3), "cut": result.shrink_cut},
+            "ruling_variants": _variants_json(sweep),
             "violations": [{"invariant": v.invariant.id, "message": v.message, "step": v.step,
                             "trace_length": len(v.actions), "report": str(reports[v.invariant.id])}
                            for v in result.violations],
         }, indent=2))
     else:
-        console.print(_summary(result, invariants, reports, profile.value))
+        console.print(_summary(result, invariants, reports, profile.value, sweep.variants))
     if result.violations:
         raise typer.Exit(ExitCode.VIOLATION)
 

@@ -271,8 +271,8 @@ def run_fuzz(options: FuzzOptions, recorder: Recorder | None = None) -> FuzzResu
     `recorder` receives live counters (for a progress display); a fresh one is used if omitted.
     Raises `KeyboardInterrupt` when a signal stopped the run (see `doubtspec.interrupts`).
     """
-    recorder = recorder or Recorder()
-    recorder.started = time.monotonic()
+    recorder = recorder or Recorder()  # its clock runs from its creation: over several runs, when shared
+    started = time.monotonic()
     progress = _Progress()
     profile = options.profile
     if options.max_steps is not None:
@@ -284,7 +284,7 @@ def run_fuzz(options: FuzzOptions, recorder: Recorder | None = None) -> FuzzResu
     examples, budget = options.examples, options.budget
     if examples is None and budget is None:
         examples, budget = profile.examples, profile.budget
-    deadline = None if budget is None else recorder.started + budget
+    deadline = None if budget is None else started + budget
     runs = 0
     try:
         while True:
@@ -310,11 +310,11 @@ def run_fuzz(options: FuzzOptions, recorder: Recorder | None = None) -> FuzzResu
             if examples is not None or deadline is None or time.monotonic() >= deadline:
                 break
     finally:
-        elapsed = recorder.elapsed
+        elapsed = time.monotonic() - started
     shrink_seconds = 0.0
     shrink_cut = False
     if progress.first_failure is not None:
-        shrink_seconds = recorder.started + elapsed - progress.first_failure
+        shrink_seconds = started + elapsed - progress.first_failure
         shrinking = (progress.final_replay or progress.first_failure + shrink_seconds) - progress.first_failure
         shrink_cut = shrinking >= shrink_limit
     return FuzzResult(seed=base_seed, examples=progress.searched, steps=recorder.steps, checks=recorder.checks,

@@ -492,6 +492,22 @@ def _reshuffle_before_drawing() -> tuple[Patch, ...]:
     return ((company, "start_draw_phase", start_draw_phase),)
 
 
+def _reshuffle_first_ignored() -> tuple[Patch, ...]:
+    original = company.start_draw_phase
+
+    def start_draw_phase(w: Work) -> None:
+        # The deck's last cards are drawn before the Sequence even under draw-order=reshuffle-first: a bug
+        # that only a run under that reading (a ruling variant) can meet.
+        draw_first = w.game.draw_first
+        object.__setattr__(w.game, "draw_first", True)
+        try:
+            original(w)
+        finally:
+            object.__setattr__(w.game, "draw_first", draw_first)
+
+    return ((company, "start_draw_phase", start_draw_phase),)
+
+
 def _no_flips() -> tuple[Patch, ...]:
     original = legal.flip_sets
 
@@ -761,6 +777,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("reshuffle-before-drawing", "The Reshuffle Sequence runs before the deck's last cards are drawn, "
            "although ruling draw-order says draw first.", ("rule.draw-phase", "rule.draw-offers"),
            _reshuffle_before_drawing),
+    Mutant("reshuffle-first-ignored", "Under ruling draw-order=reshuffle-first the deck's last cards are still drawn "
+           "before the Sequence (caught only by the ruling variants).", ("rule.draw-phase", "rule.draw-offers"),
+           _reshuffle_first_ignored),
     Mutant("no-flips", "The Movement is never offered to pay by flipping face-up cards.", ("rule.flip-offers",),
            _no_flips),
     Mutant("effect-once", "An effect that needs a choice per token (Doubt, Lobbying) resolves only one token.",

@@ -51,6 +51,10 @@ class Profile:
     """One example in `oracle_every` asks the solver's encoding about one of its steps (`oracle.solver`)."""
     corpus_share: float = 0.25
     """The chance that an example starts from a deep corpus prefix instead of Set-Up (`invariants.corpus`)."""
+    ruling_share: float = 0.2
+    """The share of a run, beside the default rulings, played under the ruling variants (`invariants.ruling_sweep`):
+    with a fixed number of examples N, each of the variants plays N * share / (number of variants) more; with a
+    time budget, the variants share that part of it. Only when no `--ruling` is chosen."""
     multiple_bugs: bool = True
     """Whether a run goes on after its first violation to find and shrink others (Hypothesis's
     `report_multiple_bugs`); without, the first one found is shrunk and the run ends."""
