@@ -36,6 +36,7 @@ from doubtspec.model.cards import (
     NamedEffect,
     RemoveMarketCard,
     ScoreProfit,
+    TokenKind,
     Trigger,
     default_cards_path,
     load_cards,
@@ -93,6 +94,11 @@ BROKEN = [
                  "expected an integer", id="supply-wrong-type"),
     pytest.param("middle_age = 3\nelderly = 0", "middle_age = -1\nelderly = 0", "middle_age = -1",
                  "display.setup_victims.middle_age", "must be at least 0", id="negative-set-up-victims"),
+    pytest.param("children = [1, 2, 2]", "children = [-1, 2, 2]", "children = [-1, 2, 2]",
+                 "display.doubt_values.children", "each with a value >= 0", id="negative-doubt-value"),
+    pytest.param('effects = [ { op = "hand_size", amount = 1 }', 'effects = [ { op = "hand_size", amount = 0 }',
+                 'number = 3\nname = "Clean Indoor Air Act"', "goal G3.effects[0].amount", "must be at least 1",
+                 id="zero-hand-size-goal"),
     # Every rule number but `stacks_dealt` is at least 1, whichever side of it its name sorts.
     pytest.param("company_hand_size = 5", "company_hand_size = 0", "company_hand_size = 0",
                  "rules.company_hand_size", "must be at least 1", id="zero-hand-size"),
@@ -385,3 +391,10 @@ def test_every_movement_card_loads_as_written(shipped: CardSet) -> None:
             assert {k: getattr(counts, k) for k in _COUNT_FIELDS} == {k: written.get(k, 0) for k in _COUNT_FIELDS}, \
                 f"{where} {field}"
     assert len(raw["movement"]["cards"]) == len(shipped.movement)
+
+
+def test_a_supply_that_exactly_covers_set_up_loads(tmp_path: Path) -> None:
+    # Set-Up places six Victims: a supply of six is enough (five is refused above).
+    path = tmp_path / "exact.toml"
+    path.write_text(TEXT.replace("victims = 40", "victims = 6"), encoding="utf-8")
+    assert load_cards(path).supply[TokenKind.VICTIMS] == 6
