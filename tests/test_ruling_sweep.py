@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from doubtspec.invariants.catalog import BY_ID
@@ -32,9 +34,18 @@ def test_lengths_of_the_variants(game: Game) -> None:
     ci = PROFILES["ci"]
     for examples, each in ((None, 30), (600, 30), (100, 5), (19, 0), (5, 0)):
         options = FuzzOptions(game, profile=ci, examples=examples)
-        assert _variant_lengths(options, ci.ruling_share) == (each, None, None)
-    per_variant, main, variant = _variant_lengths(FuzzOptions(game, profile=ci, budget=10.0), 0.2)
-    assert per_variant is None and main == pytest.approx(8.0) and variant == pytest.approx(0.5)
+        assert _variant_lengths(options, ci.ruling_share) == (each, None)
+    per_variant, main = _variant_lengths(FuzzOptions(game, profile=ci, budget=10.0), 0.2)
+    assert per_variant is None and main == pytest.approx(8.0)
+
+
+def test_a_short_budget_leaves_no_room_for_the_variants(game: Game) -> None:
+    # The main run takes its share and more (it stops between chunks of examples): nothing is left.
+    started = time.monotonic()
+    sweep = run_sweep(FuzzOptions(game, profile=PROFILES["dev"], budget=1.0, database=None, seed=1,
+                                  invariants=(BY_ID["tokens.profit"],)))
+    assert sweep.variants == [] and sweep.total is sweep.main
+    assert time.monotonic() - started < 1.0 + 10
 
 
 def test_the_variants_run_after_a_clean_main_run(game: Game) -> None:

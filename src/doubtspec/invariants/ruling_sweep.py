@@ -11,7 +11,8 @@ variant's rulings, so it replays under them.
 
 The main run is exactly the run without variants (same seed, same examples, same games); the
 variants' examples come on top, each variant with the same seed. With a time budget, the main run
-gets `1 - ruling_share` of it and the variants share the rest.
+gets `1 - ruling_share` of it and the variants share what is left (a variant that would not have time
+for a chunk of examples is left out, and the summary lists only the variants played).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import math
 import time
 from dataclasses import dataclass
 
-from doubtspec.invariants.fuzzing import FuzzOptions, FuzzResult, run_fuzz
+from doubtspec.invariants.fuzzing import CHUNK_EXAMPLES, FuzzOptions, FuzzResult, run_fuzz
 from doubtspec.invariants.machines import Recorder
 from doubtspec.model.game import Game
 from doubtspec.model.rulings import Rulings
@@ -64,27 +65,29 @@ def variant_games(game: Game) -> list[Game]:
     return [Game(game.cards, Rulings.parse(list(choices))) for choices in RULING_VARIANTS]
 
 
-def _variant_lengths(options: FuzzOptions, share: float) -> tuple[int | None, float | None, float | None]:
-    """Examples per variant (or None), and the main run's and each variant's budget (or None)."""
-    count = len(RULING_VARIANTS)
+def _variant_lengths(options: FuzzOptions, share: float) -> tuple[int | None, float | None]:
+    """Examples per variant (None under a time budget), and the main run's budget (None without one)."""
     examples, budget = options.examples, options.budget
     if examples is None and budget is None:
         examples, budget = options.profile.examples, options.profile.budget
     if examples is not None:
-        return math.floor(examples * share / count), None, None
+        return math.floor(examples * share / len(RULING_VARIANTS)), None
     assert budget is not None
-    return None, budget * (1 - share), budget * share / count
+    return None, budget * (1 - share)
 
 
 def run_sweep(options: FuzzOptions, recorder: Recorder | None = None) -> SweepResult:
     """`run_fuzz`, then (when it passed at the default rulings) the profile's share of ruling variants.
 
-    `recorder` (live counters) accumulates over the main run and the variants.
+    `recorder` (live counters) accumulates over the main run and the variants. Under a time budget a
+    variant starts only when what is left of the budget, shared among the variants still to run, holds
+    a chunk of examples at the main run's pace (a run stops between chunks), so the variants add at most
+    about one chunk to the budget, as the main run does.
     """
     recorder = recorder or Recorder()
     share = options.profile.ruling_share
     sweeping = share > 0 and not options.game.rulings.choices
-    per_variant, main_budget, variant_budget = _variant_lengths(options, share) if sweeping else (None, None, None)
+    per_variant, main_budget = _variant_lengths(options, share) if sweeping else (None, None)
     if sweeping and per_variant == 0:
         sweeping = False  # too short a run to give each variant an example
     started = time.monotonic()
@@ -92,16 +95,28 @@ def run_sweep(options: FuzzOptions, recorder: Recorder | None = None) -> SweepRe
     main = run_fuzz(main_options, recorder)
     variants: list[VariantRun] = []
     total = main
-    if sweeping and not main.violations:
-        for game in variant_games(options.game):
-            before = (main.examples + sum(v.examples for v in variants), recorder.games, recorder.steps)
-            result = run_fuzz(dataclasses.replace(options, game=game, examples=per_variant, budget=variant_budget),
-                              recorder)
-            variants.append(VariantRun(str(game.rulings), result.examples, recorder.games - before[1],
-                                       recorder.steps - before[2], result.elapsed, bool(result.violations)))
-            total = dataclasses.replace(
-                result, examples=before[0] + result.examples, steps=recorder.steps, checks=recorder.checks,
-                games=recorder.games, elapsed=time.monotonic() - started, runs=main.runs + len(variants))
-            if result.violations:
-                break
+    if not sweeping or main.violations:
+        return SweepResult(main, variants, total)
+    games = variant_games(options.game)
+    # A budget may not reach the last variants: each run starts at another one (by its seed), so that
+    # over runs with fresh seeds every variant has its turn. A fixed seed plays the same ones.
+    first = main.seed % len(games)
+    games = games[first:] + games[:first]
+    deadline = None if main_budget is None else started + main_budget / (1 - share)
+    chunk_seconds = main.elapsed / max(main.examples, 1) * CHUNK_EXAMPLES
+    for index, game in enumerate(games):
+        budget = None
+        if deadline is not None:
+            budget = (deadline - time.monotonic()) / (len(games) - index)
+            if budget < chunk_seconds:
+                continue  # no room for a chunk: the next variants get what is left
+        before = (total.examples, recorder.games, recorder.steps)
+        result = run_fuzz(dataclasses.replace(options, game=game, examples=per_variant, budget=budget), recorder)
+        variants.append(VariantRun(str(game.rulings), result.examples, recorder.games - before[1],
+                                   recorder.steps - before[2], result.elapsed, bool(result.violations)))
+        total = dataclasses.replace(
+            result, examples=before[0] + result.examples, steps=recorder.steps, checks=recorder.checks,
+            games=recorder.games, elapsed=time.monotonic() - started, runs=total.runs + result.runs)
+        if result.violations:
+            break
     return SweepResult(main, variants, total)
