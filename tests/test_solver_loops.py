@@ -10,7 +10,9 @@ Checked here:
   away): the check can fail;
 * every round the engine plays (simulated games, two agent pairings, two seeds each) is admitted by the abstraction
   with the looping plays bounded in its round, as the shrink says it must be;
-* slow: the box holds over rounds with mid-play reshuffles once the looping plays are bounded.
+* slow: the box holds over rounds with mid-play reshuffles once the looping plays are bounded (checked in the four
+  cases of `cpsat.round_cases`, as the prover asks it; the cases cover every round, and on tiny.toml the split box
+  holds with the bound and is refused without it).
 """
 
 from __future__ import annotations
@@ -91,6 +93,22 @@ def test_the_box_holds_over_mid_play_reshuffles_with_the_loops_bounded(name: str
     model, system, template = _setup(name)
     bounds = prove_loop_bounds(system, template, model.layout, Budget.of(120))
     assert bounds is not None
-    assert cpsat.prove_box(system, template, cpsat.Box(), Budget.of(300), None, extra=bounds.at("@step"))
+    assert cpsat.prove_box(system, template, cpsat.Box(), Budget.of(300), None, extra=bounds.at("@step"),
+                           cases=cpsat.round_cases(template))
     # Without the bound on the loops the box is refused (a looping class's plays are unbounded).
     assert not cpsat.prove_box(system, template, cpsat.Box(), Budget.of(300), None)
+
+
+def test_the_round_cases_cover_every_round_and_the_split_box_can_fail() -> None:
+    """The box's four cases (a Sequence or not, a mid-play reshuffle or not) cover every round, the split box holds
+    on tiny.toml with the loops bounded, and it is refused without the bound, case by case as in one check."""
+    model, system, template = _setup("tiny")
+    cases = cpsat.round_cases(template)
+    assert len(cases) == 4
+    solver = z3.Solver()
+    solver.add(z3.Not(z3.Or([z3.And(case) for case in cases])))
+    assert solver.check() == z3.unsat
+    bounds = prove_loop_bounds(system, template, model.layout, Budget.of(60))
+    assert bounds is not None
+    assert cpsat.prove_box(system, template, cpsat.Box(), Budget.of(60), None, extra=bounds.at("@step"), cases=cases)
+    assert not cpsat.prove_box(system, template, cpsat.Box(), Budget.of(60), None, cases=cases)
