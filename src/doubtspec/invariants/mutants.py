@@ -24,7 +24,7 @@ from doubtspec.model import company, engine, legal, movement
 from doubtspec.model.actions import Action, Agitate, End, EndBuy, EndPlay, MovementBuy, OrganizePlay, PlayStandard, Skip
 from doubtspec.model.cards import AddRestriction, Icon, NamedEffect, TokenKind, Trigger, Zone
 from doubtspec.model.game import Game
-from doubtspec.model.state import TOKEN_INDEX, GameState, Side
+from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Side
 from doubtspec.model.steps import (
     Agitation,
     CompanyDraw,
@@ -508,6 +508,20 @@ def _reshuffle_first_ignored() -> tuple[Patch, ...]:
     return ((company, "start_draw_phase", start_draw_phase),)
 
 
+def _goal_victory_only_exact() -> tuple[Patch, ...]:
+    original = movement.achieve
+
+    def achieve(w: Work, slot: int) -> None:
+        # The Goal Victory needs exactly the points to win: a Goal that goes past them lets the game go on.
+        original(w, slot)
+        target = w.game.cards.rules.goal_points_to_win
+        if w.outcome is not None and w.outcome.reason is OutcomeReason.GOAL_VICTORY and (
+                sum(w.game.goal(g).points for g in w.achieved) > target):
+            w.outcome = None
+
+    return ((movement, "achieve", achieve),)
+
+
 def _no_flips() -> tuple[Patch, ...]:
     original = legal.flip_sets
 
@@ -780,6 +794,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("reshuffle-first-ignored", "Under ruling draw-order=reshuffle-first the deck's last cards are still drawn "
            "before the Sequence (caught only by the ruling variants).", ("rule.draw-phase", "rule.draw-offers"),
            _reshuffle_first_ignored),
+    Mutant("goal-victory-only-exact", "A Goal that takes the Movement past the Goal points to win, not exactly to "
+           "them, lets the game go on.", ("outcome.goal-victory-offers",), _goal_victory_only_exact),
     Mutant("no-flips", "The Movement is never offered to pay by flipping face-up cards.", ("rule.flip-offers",),
            _no_flips),
     Mutant("effect-once", "An effect that needs a choice per token (Doubt, Lobbying) resolves only one token.",

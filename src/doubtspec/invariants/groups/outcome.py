@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 from doubtspec.invariants.derived import (
     at_rest,
@@ -18,11 +19,14 @@ from doubtspec.invariants.shapes import (
 from doubtspec.model import engine
 from doubtspec.model.actions import (
     Action,
+    Agitate,
     EndBuy,
     Pass,
 )
+from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, OutcomeReason, Phase, Side
 from doubtspec.model.steps import (
+    Agitation,
     CheckProfitVictory,
 )
 from doubtspec.rulebook import Section
@@ -168,6 +172,44 @@ def _defeat_boundary_offers(state: GameState) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=64)
+def _with_goal_target(game: Game, target: int) -> Game:
+    """`game` with `target` Goal points to win (a card file may set any number)."""
+    cards = game.cards
+    return Game(dataclasses.replace(cards, rules=dataclasses.replace(cards.rules, goal_points_to_win=target)),
+                game.rulings)
+
+
+def _goal_victory_offers(state: GameState) -> str | None:
+    """On each Movement turn, achieve each available Goal with the Goal points to win set just above the points
+    held, and again at exactly what the Goal brings, as a what-if.
+
+    Generated games seldom reach the Goal points to win, and hardly ever pass them with one Goal (a Goal
+    worth 2 from one point short). With the target one above the points held, every Goal reaches or passes
+    it; with the target at the points held plus the Goal's own, it reaches it exactly. Either way the Goal
+    Victory must follow.
+    """
+    if state.outcome is not None or not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN:
+        return None
+    from doubtspec.model.legal import choice_actions
+
+    step = Agitation(icons=99)
+    probe = dataclasses.replace(state, pending=(step,))
+    points = goal_points(state)
+    for action in choice_actions(probe, step):
+        if not isinstance(action, Agitate) or action.tokens != 0:
+            continue
+        worth = state.game.goal(state.goals[action.slot]).points
+        for target in sorted({points + 1, points + worth}):
+            after = engine.apply(dataclasses.replace(probe, game=_with_goal_target(state.game, target)), action)
+            outcome = after.outcome
+            if outcome is None or outcome.reason is not OutcomeReason.GOAL_VICTORY:
+                ended = "the game goes on" if outcome is None else f"the game ends in {outcome.reason.value}"
+                return (f"achieving the Goal at place {action.slot} ({worth} points) from {points} points, with "
+                        f"{target} to win: {ended}, not a Goal Victory")
+    return None
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("outcome.reason", "A finished game's reason holds and names the right winner; "
                    "a game goes on only while no victory has been reached.",
@@ -185,6 +227,9 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("outcome.defeat-offers",
                    "With every kind in the Company's hand banned, its turn ends in Economic Defeat exactly when no "
                    "card can be played (Loopholes aside).", (S.COMPANY_RULES, S.COMPANY_INTERFERENCE), _defeat_offers),
+    StateInvariant("outcome.goal-victory-offers",
+                   "A Goal that takes the Movement to the Goal points to win, or past them, ends the game in a Goal "
+                   "Victory.", (S.MOVEMENT_RULES, S.AGITATION_AND_GOALS), _goal_victory_offers),
     StateInvariant("outcome.defeat-boundary-offers",
                    "With a hand whose one playable card costs what the rest of the hand holds, or one more, its "
                    "turn ends in Economic Defeat exactly when the card cannot be paid for.",
