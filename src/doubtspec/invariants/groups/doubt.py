@@ -143,10 +143,14 @@ def _column_offers(probe: GameState, zone: Zone, present: int, values: tuple[int
                 return (f"with {budget} Messaging and {where}, removing {doubts} of it (bottom-up price {price}) "
                         f"was {'not ' if offered else ''}offered")
     plenty = sum(values) + probe.victims[zone] + 1
-    beyond = [a for a in legality.messaging_choices(probe, Messaging(icons=plenty))
-              if isinstance(a, Message) and a.zone == zone and a.doubts > present]
+    offers = [a for a in legality.messaging_choices(probe, Messaging(icons=plenty))
+              if isinstance(a, Message) and a.zone == zone]
+    beyond = [a for a in offers if a.doubts > present]
     if beyond:
         return f"with {where}, {beyond[0]} was offered (more Doubt than the column holds)"
+    empty = [a for a in offers if a.doubts + a.victims == 0]
+    if empty:
+        return f"with {where}, {empty[0]} was offered: it removes nothing (declining is Skip)"
     return None
 
 
