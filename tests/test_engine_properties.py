@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from doubtspec.errors import IllegalActionError
+from doubtspec.errors import IllegalActionError, TraceError
 from doubtspec.model.actions import (
     Action,
     Agitate,
@@ -353,3 +353,10 @@ def test_states_differing_in_one_field_differ(cards: CardSet) -> None:
     assert replace(state, round=state.round + 1) != state
     assert replace(state, pending=()) != state or state.pending == ()
     assert replace(state, game=Game(cards, Rulings.parse(["trash-buy=any"]))) == state
+
+
+@pytest.mark.parametrize("text", ["", "chance", "chance 5 7", "chance five", "c play 1 pay - extra", "x play 1"])
+def test_malformed_action_text_is_refused(text: str) -> None:
+    # Trailing words are not ignored: "chance 5 7" is no more a chance outcome than "c play 1 pay - extra" a play.
+    with pytest.raises(TraceError):
+        parse_action(text)
