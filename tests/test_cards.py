@@ -99,6 +99,10 @@ BROKEN = [
     pytest.param('effects = [ { op = "hand_size", amount = 1 }', 'effects = [ { op = "hand_size", amount = 0 }',
                  'number = 3\nname = "Clean Indoor Air Act"', "goal G3.effects[0].amount", "must be at least 1",
                  id="zero-hand-size-goal"),
+    pytest.param('amount = 1 }, { op = "restriction", count = 1 } ]\ninvented = ["*"]',
+                 'amount = 1 }, { op = "restriction", count = 1 } ]\ninvented = "*"',
+                 'number = 3\nname = "Clean Indoor Air Act"', "goal G3.invented", "expected a list of invented",
+                 id="invented-not-a-list"),
     # Every rule number but `stacks_dealt` is at least 1, whichever side of it its name sorts.
     pytest.param("company_hand_size = 5", "company_hand_size = 0", "company_hand_size = 0",
                  "rules.company_hand_size", "must be at least 1", id="zero-hand-size"),
