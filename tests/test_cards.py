@@ -103,6 +103,13 @@ BROKEN = [
                  'amount = 1 }, { op = "restriction", count = 1 } ]\ninvented = "*"',
                  'number = 3\nname = "Clean Indoor Air Act"', "goal G3.invented", "expected a list of invented",
                  id="invented-not-a-list"),
+    # Cards past 32 come in odd/even pairs (Company Set-Up step 2): each half needs the other.
+    pytest.param('number = 34\nname = "Lobbyists"', 'number = 98\nname = "Lobbyists"',
+                 'number = 33\nname = "Corruption"',
+                 "company card 33", "odd card 33 has no even partner 34", id="odd-card-without-partner"),
+    pytest.param('number = 33\nname = "Corruption"', 'number = 97\nname = "Corruption"',
+                 'number = 34\nname = "Lobbyists"',
+                 "company card 34", "even card 34 has no odd partner 33", id="even-card-without-partner"),
     # Every rule number but `stacks_dealt` is at least 1, whichever side of it its name sorts.
     pytest.param("company_hand_size = 5", "company_hand_size = 0", "company_hand_size = 0",
                  "rules.company_hand_size", "must be at least 1", id="zero-hand-size"),
