@@ -720,3 +720,21 @@ def test_setup_with_no_stacks_to_deal_starts_with_the_first_draw(tmp_path: Path)
     assert state.stacks == ()
     assert len(state.c_removed) == 28
     assert chance_outcomes(state)
+
+
+def test_setup_with_one_stack_deals_it_and_removes_the_other_pairs(tmp_path: Path) -> None:
+    """Company Set-Up 2 with `stacks_dealt = 1`: one pair is dealt, the thirteen others are out of the game."""
+    from doubtspec.model.cards import default_cards_path, load_cards
+    from doubtspec.model.engine import apply, chance_outcomes, new_game
+    from doubtspec.model.steps import DealStack
+
+    text = default_cards_path().read_text().replace("stacks_dealt = 7", "stacks_dealt = 1")
+    path = tmp_path / "one.toml"
+    path.write_text(text)
+    state = new_game(load_cards(path))
+    assert isinstance(state.pending[0], DealStack)
+    outcome, _ = chance_outcomes(state)[0]
+    state = apply(state, outcome)
+    assert len(state.stacks) == 1
+    assert len(state.c_removed) == 26
+    assert not any(isinstance(step, DealStack) for step in state.pending)
