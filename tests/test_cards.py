@@ -8,6 +8,7 @@ exit 2 with the same. The shipped set must load, say it is provisional, keep the
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -409,3 +410,10 @@ def test_a_supply_that_exactly_covers_set_up_loads(tmp_path: Path) -> None:
     path = tmp_path / "exact.toml"
     path.write_text(TEXT.replace("victims = 40", "victims = 6"), encoding="utf-8")
     assert load_cards(path).supply[TokenKind.VICTIMS] == 6
+
+
+def test_a_one_row_chart_seeds_every_reshuffle_with_its_row(shipped: CardSet) -> None:
+    # The loader lets a chart have one row (starting at 0 Profit); every score then seeds that row.
+    display = dataclasses.replace(shipped.display, chart=shipped.display.chart[:1])
+    for profit in (0, 5, 50):
+        assert display.seed_for(profit) == shipped.display.chart[0].victims
