@@ -706,16 +706,23 @@ def test_reserve_cards_activate_left_to_right(base: GameState, reserve: tuple[in
     assert sum(after.doubt) == 4
 
 
+def _with_stacks_dealt(tmp_path: Path, count: int) -> GameState:
+    """Set-Up of the shipped card set with `stacks_dealt = count`."""
+    from doubtspec.model.cards import default_cards_path, load_cards
+    from doubtspec.model.engine import new_game
+
+    text = default_cards_path().read_text().replace("stacks_dealt = 7", f"stacks_dealt = {count}")
+    path = tmp_path / f"stacks-{count}.toml"
+    path.write_text(text)
+    return new_game(load_cards(path))
+
+
 def test_setup_with_no_stacks_to_deal_starts_with_the_first_draw(tmp_path: Path) -> None:
     """Company Set-Up 2 with `stacks_dealt = 0`: no stack is dealt and every pair is out of the game."""
-    from doubtspec.model.cards import default_cards_path, load_cards
-    from doubtspec.model.engine import chance_outcomes, new_game
+    from doubtspec.model.engine import chance_outcomes
     from doubtspec.model.steps import CompanyDraw
 
-    text = default_cards_path().read_text().replace("stacks_dealt = 7", "stacks_dealt = 0")
-    path = tmp_path / "zero.toml"
-    path.write_text(text)
-    state = new_game(load_cards(path))
+    state = _with_stacks_dealt(tmp_path, 0)
     assert isinstance(state.pending[0], CompanyDraw)
     assert state.stacks == ()
     assert len(state.c_removed) == 28
@@ -724,14 +731,10 @@ def test_setup_with_no_stacks_to_deal_starts_with_the_first_draw(tmp_path: Path)
 
 def test_setup_with_one_stack_deals_it_and_removes_the_other_pairs(tmp_path: Path) -> None:
     """Company Set-Up 2 with `stacks_dealt = 1`: one pair is dealt, the thirteen others are out of the game."""
-    from doubtspec.model.cards import default_cards_path, load_cards
-    from doubtspec.model.engine import apply, chance_outcomes, new_game
+    from doubtspec.model.engine import apply, chance_outcomes
     from doubtspec.model.steps import DealStack
 
-    text = default_cards_path().read_text().replace("stacks_dealt = 7", "stacks_dealt = 1")
-    path = tmp_path / "one.toml"
-    path.write_text(text)
-    state = new_game(load_cards(path))
+    state = _with_stacks_dealt(tmp_path, 1)
     assert isinstance(state.pending[0], DealStack)
     outcome, _ = chance_outcomes(state)[0]
     state = apply(state, outcome)

@@ -477,35 +477,30 @@ def _draw_never_ready() -> tuple[Patch, ...]:
     return ((engine, "_chance_ready", chance_ready),)
 
 
-def _reshuffle_before_drawing() -> tuple[Patch, ...]:
-    original = company.start_draw_phase
+def _draw_order_forced(draw_first: bool) -> Callable[[], tuple[Patch, ...]]:
+    """A Draw Phase that reads ruling draw-order as `draw_first` says, whatever the game's rulings choose."""
 
-    def start_draw_phase(w: Work) -> None:
-        # The Sequence runs before the deck's last cards are drawn, whatever ruling draw-order says.
-        draw_first = w.game.draw_first
-        object.__setattr__(w.game, "draw_first", False)
-        try:
-            original(w)
-        finally:
+    def patches() -> tuple[Patch, ...]:
+        original = company.start_draw_phase
+
+        def start_draw_phase(w: Work) -> None:
+            chosen = w.game.draw_first
             object.__setattr__(w.game, "draw_first", draw_first)
+            try:
+                original(w)
+            finally:
+                object.__setattr__(w.game, "draw_first", chosen)
 
-    return ((company, "start_draw_phase", start_draw_phase),)
+        return ((company, "start_draw_phase", start_draw_phase),)
+
+    return patches
 
 
-def _reshuffle_first_ignored() -> tuple[Patch, ...]:
-    original = company.start_draw_phase
-
-    def start_draw_phase(w: Work) -> None:
-        # The deck's last cards are drawn before the Sequence even under draw-order=reshuffle-first: a bug
-        # that only a run under that reading (a ruling variant) can meet.
-        draw_first = w.game.draw_first
-        object.__setattr__(w.game, "draw_first", True)
-        try:
-            original(w)
-        finally:
-            object.__setattr__(w.game, "draw_first", draw_first)
-
-    return ((company, "start_draw_phase", start_draw_phase),)
+# The Sequence runs before the deck's last cards are drawn, whatever ruling draw-order says.
+_reshuffle_before_drawing = _draw_order_forced(False)
+# The deck's last cards are drawn before the Sequence even under draw-order=reshuffle-first: a bug that only a run
+# under that reading (a ruling variant) can meet.
+_reshuffle_first_ignored = _draw_order_forced(True)
 
 
 def _goal_victory_only_exact() -> tuple[Patch, ...]:
