@@ -102,7 +102,7 @@ def run_sweep(options: FuzzOptions, recorder: Recorder | None = None) -> SweepRe
     # over runs with fresh seeds every variant has its turn. A fixed seed plays the same ones.
     first = main.seed % len(games)
     games = games[first:] + games[:first]
-    deadline = None if main_budget is None else started + main_budget / (1 - share)
+    deadline = None if main_budget is None else started + main_budget / (1 - share)  # the whole run's budget
     chunk_seconds = main.elapsed / max(main.examples, 1) * CHUNK_EXAMPLES
     for index, game in enumerate(games):
         budget = None
