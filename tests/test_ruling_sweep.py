@@ -9,7 +9,13 @@ import pytest
 from doubtspec.invariants.catalog import BY_ID
 from doubtspec.invariants.fuzzing import FuzzOptions
 from doubtspec.invariants.profiles import PROFILES
-from doubtspec.invariants.ruling_sweep import RULING_VARIANTS, _variant_lengths, run_sweep, variant_games
+from doubtspec.invariants.ruling_sweep import (
+    RULING_VARIANTS,
+    _variant_lengths,
+    plays_variants,
+    run_sweep,
+    variant_games,
+)
 from doubtspec.model.game import Game
 from doubtspec.model.rulings import REGISTRY, Rulings
 
@@ -64,3 +70,12 @@ def test_no_variants_when_a_ruling_is_chosen(game: Game) -> None:
     sweep = run_sweep(FuzzOptions(chosen, profile=PROFILES["ci"], examples=20, database=None, max_steps=8,
                                   invariants=(BY_ID["tokens.profit"],)))
     assert sweep.variants == [] and sweep.total is sweep.main
+
+
+def test_which_runs_play_the_variants(game: Game) -> None:
+    ci = PROFILES["ci"]
+    assert plays_variants(FuzzOptions(game, profile=ci))
+    assert plays_variants(FuzzOptions(game, profile=ci, budget=60.0))
+    assert not plays_variants(FuzzOptions(game, profile=ci, examples=5))  # too few for one example each
+    chosen = Game(game.cards, Rulings.parse(["trash-buy=any"]))
+    assert not plays_variants(FuzzOptions(chosen, profile=ci))

@@ -39,7 +39,7 @@ from doubtspec.invariants.catalog import BY_ID, CATALOG, Invariant, select
 from doubtspec.invariants.fuzzing import SHRINK_SECONDS, FuzzOptions, FuzzResult
 from doubtspec.invariants.machines import Recorder, Violation
 from doubtspec.invariants.profiles import PROFILES
-from doubtspec.invariants.ruling_sweep import SweepResult, VariantRun, run_sweep
+from doubtspec.invariants.ruling_sweep import SweepResult, VariantRun, plays_variants, run_sweep
 from doubtspec.reports.atomic import atomic_write_text
 from doubtspec.reports.replay import replay
 from doubtspec.reports.report import (
@@ -254,7 +254,7 @@ def fuzz(
                           database=_database(database))
     recorder = Recorder()
     label = f"{profile.value}, {game.cards.name} v{game.cards.version}, rulings: {game.rulings}"
-    if chosen.ruling_share > 0 and not game.rulings.choices:
+    if plays_variants(options):
         label += " (then the ruling variants)"
     live = not as_json and console.is_terminal
     try:

@@ -76,6 +76,18 @@ def _variant_lengths(options: FuzzOptions, share: float) -> tuple[int | None, fl
     return None, budget * (1 - share)
 
 
+def plays_variants(options: FuzzOptions) -> bool:
+    """Whether a run of `options` goes on to the ruling variants once the main run passes.
+
+    Under a time budget a variant may still find no room (see `run_sweep`).
+    """
+    share = options.profile.ruling_share
+    if share <= 0 or options.game.rulings.choices:
+        return False
+    per_variant, _ = _variant_lengths(options, share)
+    return per_variant != 0
+
+
 def run_sweep(options: FuzzOptions, recorder: Recorder | None = None) -> SweepResult:
     """`run_fuzz`, then (when it passed at the default rulings) the profile's share of ruling variants.
 
@@ -86,10 +98,8 @@ def run_sweep(options: FuzzOptions, recorder: Recorder | None = None) -> SweepRe
     """
     recorder = recorder or Recorder()
     share = options.profile.ruling_share
-    sweeping = share > 0 and not options.game.rulings.choices
+    sweeping = plays_variants(options)  # not when a ruling is chosen, nor in too short a run for one example each
     per_variant, main_budget = _variant_lengths(options, share) if sweeping else (None, None)
-    if sweeping and per_variant == 0:
-        sweeping = False  # too short a run to give each variant an example
     started = time.monotonic()
     main_options = options if main_budget is None else dataclasses.replace(options, budget=main_budget)
     main = run_fuzz(main_options, recorder)
