@@ -14,10 +14,13 @@ from typing import cast
 from doubtspec.model import engine
 from doubtspec.model.actions import (
     Action,
+    Agitate,
     BuySource,
 )
 from doubtspec.model.cards import HandSize
+from doubtspec.model.legal import choice_actions
 from doubtspec.model.state import GameState
+from doubtspec.model.steps import Agitation
 from doubtspec.rulebook import Section
 
 S = Section
@@ -96,6 +99,17 @@ def hand_limit(state: GameState) -> int:
 
 def goal_points(state: GameState) -> int:
     return sum(state.game.goal(g).points for g in state.achieved)
+
+
+def icon_agitations(state: GameState) -> tuple[GameState, tuple[Agitate, ...]]:
+    """`state` with an Agitation of icons enough for any Goal pending, and the Agitations it offers.
+
+    The what-ifs on Goals start here: each offered place is an available Goal, and one that spends no
+    token is achieved with icons alone.
+    """
+    step = Agitation(icons=99)
+    probe = dataclasses.replace(state, pending=(step,))
+    return probe, tuple(a for a in choice_actions(probe, step) if isinstance(a, Agitate))
 
 
 def card_kind(state: GameState, card: int) -> str:

@@ -10,6 +10,7 @@ from doubtspec.invariants.derived import (
     can_buy,
     can_play,
     goal_points,
+    icon_agitations,
 )
 from doubtspec.invariants.shapes import (
     Invariant,
@@ -19,14 +20,12 @@ from doubtspec.invariants.shapes import (
 from doubtspec.model import engine
 from doubtspec.model.actions import (
     Action,
-    Agitate,
     EndBuy,
     Pass,
 )
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, OutcomeReason, Phase, Side
 from doubtspec.model.steps import (
-    Agitation,
     CheckProfitVictory,
 )
 from doubtspec.rulebook import Section
@@ -191,13 +190,10 @@ def _goal_victory_offers(state: GameState) -> str | None:
     """
     if state.outcome is not None or not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN:
         return None
-    from doubtspec.model.legal import choice_actions
-
-    step = Agitation(icons=99)
-    probe = dataclasses.replace(state, pending=(step,))
+    probe, agitations = icon_agitations(state)
     points = goal_points(state)
-    for action in choice_actions(probe, step):
-        if not isinstance(action, Agitate) or action.tokens != 0:
+    for action in agitations:
+        if action.tokens != 0:
             continue
         worth = state.game.goal(state.goals[action.slot]).points
         for target in sorted({points + 1, points + worth}):

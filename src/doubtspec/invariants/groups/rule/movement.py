@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
-from doubtspec.invariants.derived import at_rest, hand_limit, legal
+from doubtspec.invariants.derived import at_rest, hand_limit, icon_agitations, legal
 from doubtspec.invariants.groups.rule.frame import TURN_START, in_supply, minus, sorted_cards, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
@@ -619,11 +619,7 @@ def _goal_structure_offers(state: GameState) -> str | None:
     if (not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or state.rulings.get("goal-overlap")
             != "pyramid" or len(state.goals) != sum(_PYRAMID_ROWS)):
         return None
-    from doubtspec.model.legal import choice_actions
-
-    step = Agitation(icons=99)
-    offered = {a.slot for a in choice_actions(dataclasses.replace(state, pending=(step,)), step)
-               if isinstance(a, Agitate)}
+    offered = {a.slot for a in icon_agitations(state)[1]}
     free = _pyramid_available(state.goals)
     if offered != free:
         return (f"with the Goal structure {list(state.goals)}, Agitation was offered places {sorted(offered)}; "
@@ -643,22 +639,19 @@ def _goal_offers(state: GameState) -> str | None:
     """
     if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN:
         return None
-    from doubtspec.model.legal import choice_actions
-
-    step = Agitation(icons=99)
-    probes = [("", dataclasses.replace(state, pending=(step,)))]
+    situations = [("", state)]
     pile = next((i for i, p in enumerate(state.cards.piles) if p.kind == "restriction"), None)
     if pile is not None and state.piles[pile]:
         # The Restrictions pile already emptied by earlier Goals (its cards in the Company's discard pile):
         # a Goal's Restriction card then adds nothing, a state generated games hardly ever reach.
-        emptied = dataclasses.replace(state, pending=(step,), piles=tuple(() if i == pile else p for i, p in
-                                                                          enumerate(state.piles)),
+        emptied = dataclasses.replace(state, piles=tuple(() if i == pile else p for i, p in enumerate(state.piles)),
                                       c_discard=sorted_cards(state.c_discard + state.piles[pile]))
-        probes.append((" with the Restrictions pile empty", emptied))
+        situations.append((" with the Restrictions pile empty", emptied))
     available: set[int] = set()
-    for situation, probe in probes:
-        for action in choice_actions(probe, step):
-            if isinstance(action, Agitate) and action.tokens == 0:
+    for situation, base in situations:
+        probe, agitations = icon_agitations(base)
+        for action in agitations:
+            if action.tokens == 0:
                 if not situation:
                     available.add(action.slot)
                 try:
