@@ -45,7 +45,8 @@ class Admission:
         self.pre = self.system.state("@pre")
         self.post = self.system.state("@post")
         self.solver = z3.Solver()
-        self.solver.add(self.system.step(self.pre, self.post, Fresh("@step"), z3.Int("round")))
+        self.round = z3.Int("round")
+        self.solver.add(self.system.step(self.pre, self.post, Fresh("@step"), self.round))
 
     def _fix(self, state: dict[str, z3.ArithRef], values: dict[str, int]) -> list[z3.BoolRef]:
         return [state[name] == value for name, value in values.items()]
@@ -60,6 +61,8 @@ class Admission:
             assumptions = [*self._fix(self.pre, pre), self.post[STAR] == 1, self.post["stars"] == post["stars"]]
         else:
             assumptions = [*self._fix(self.pre, pre), self.post[PROFIT] == 1]
+        # The round's number: the Movement's removals are bounded per round (`abstraction/messaging.py`).
+        assumptions.append(self.round == before.round)
         return self.solver.check(*assumptions) == z3.sat
 
     def initial(self, state: GameState) -> bool:

@@ -9,8 +9,10 @@ Victory). Deck order is free: every draw is the best luck, as in the solver's qu
 One transition is one whole round (ruling turn-numbering=round): the Movement's turn, then the
 Company's. What is admitted beyond the game, so that every game run is a run of this system:
 
-* the Movement: any Victims removed from any zone (Messaging, whatever Doubt stands in the way),
-  any number of Restriction cards moved from the Restrictions pile to the discard (Goals); bans
+* the Movement: any Victims removed from any zone within the Messaging it can have spent by then
+  (`messaging.MessagingBounds`: none before it can hold any, a Zone's Set-Up Doubt paid first, the
+  Messaging of one action and of all actions so far bounded from its cards, Goals and supply), any
+  number of Restriction cards moved from the Restrictions pile to the discard (Goals); bans
   are not modelled, so every option a ban removes stays open, and a banned Reserve card's
   activations, reshuffle effects and "stays" are all optional (both readings of banned-reserve);
 * a turn's plays are counts per class, not a sequence: their costs are paid from one pool of
@@ -57,6 +59,7 @@ from doubtspec.model.cards import (
 )
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState
+from doubtspec.solver.abstraction.messaging import MessagingBounds
 from doubtspec.solver.abstraction.system import Fresh, Lemma, RoundSystem, State
 
 ZONES = tuple(Zone)
@@ -312,10 +315,11 @@ class CompanyAbstraction:
     """Builds the `RoundSystem` of the Company's side for a card file and rulings, for one target."""
 
     layout: CompanyLayout
+    messaging: MessagingBounds
 
     @classmethod
     def of(cls, game: Game) -> CompanyAbstraction:
-        return cls(CompanyLayout.of(game))
+        return cls(CompanyLayout.of(game), MessagingBounds.of(game))
 
     def system(self, target: str) -> RoundSystem:
         """`target` is STAR or PROFIT (the latch that must be set)."""
@@ -388,12 +392,14 @@ class CompanyAbstraction:
         any_draw = any(k.standard_totals.draw or k.reserve_totals.draw for k in classes)
         any_trash = any(k.standard_totals.trash or k.reserve_totals.trash for k in classes)
 
-        # --- the Movement's turn: Messaging removes any Victims; Goals move Restriction cards.
+        # --- the Movement's turn: Messaging removes Victims (Movement Rules > Messaging: within what Messaging
+        # the Movement can have by this round, see `messaging.py`); Goals move Restriction cards.
         victims = []
         for z in ZONES:
             left = nat(f"msg_{z.key}")
             c.append(left <= pre[f"victims_{z.key}"])
             victims.append(left)
+        c.append(self.messaging.constraint([pre[f"victims_{z.key}"] - victims[z] for z in ZONES], turn))
         restricted: dict[int, z3.ArithRef] = {}
         for k in classes:
             if k.restriction:

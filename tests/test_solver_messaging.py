@@ -1,0 +1,331 @@
+"""The Company's abstraction bounds the Movement's Victim removals per round (`abstraction/messaging.py`).
+
+The bound rests on facts about the Movement's Messaging (tokens held, face-up icons, Tableau size, the Set-Up
+Doubt paid first), each derived from the card file. A bound that a game could break would make the Company's
+proofs false, so it is checked against the engine the way the abstraction's rounds are: every Messaging choice
+the engine offers (not only the ones taken) in simulated games of every agent pairing, in games played by a
+Movement that seeks Messaging, and in explored first Movement turns, on the shipped set, the large file and the
+tiny files, stays within the round's bound; and the facts behind it hold at every Movement turn.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import pytest
+import z3
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from doubtspec.agents.base import Matchup, make_agent
+from doubtspec.agents.simulate import iter_game
+from doubtspec.model.actions import Action, ChooseStart, Message, MovementBuy, MovementPlay, Pass
+from doubtspec.model.cards import BonusKind, MarketAction, load_cards
+from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
+from doubtspec.model.game import Game
+from doubtspec.model.movement import face_up_icons
+from doubtspec.model.state import Actor, GameState, Phase, Side
+from doubtspec.model.steps import ChooseStartingCard, Messaging
+from doubtspec.solver.abstraction.company import STAR, CompanyAbstraction
+from doubtspec.solver.abstraction.messaging import ZONES, MessagingBounds
+from doubtspec.solver.abstraction.system import Fresh
+
+DATA = Path(__file__).parent / "data"
+FILES = {"shipped": None, "tiny": DATA / "tiny.toml", "tiny3": DATA / "tiny3.toml",
+         "tiny_movement": DATA / "tiny_movement.toml", "large": DATA / "large.toml"}
+GAMES = {name: Game(load_cards(path)) for name, path in FILES.items()}
+BOUNDS = {name: MessagingBounds.of(game) for name, game in GAMES.items()}
+AGENTS = ("random", "careful", "greedy")
+
+
+class Watch:
+    """Follows one game state by state and checks every offered Messaging choice and the facts behind the bound."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.game = GAMES[name]
+        self.bounds = BOUNDS[name]
+        self.round = 0
+        self.removed = [0, 0, 0, 0]
+        self.offers = 0
+        self.removals = 0
+
+    def _facts(self, state: GameState) -> None:
+        t = state.round
+        b = self.bounds
+        if t < 1 or t > len(b.action):
+            return
+        shown = face_up_icons(self.game, state.tableau).messaging
+        assert state.messaging <= b.tokens[t - 1], f"{self.name} round {t}: {state.messaging} Messaging tokens held"
+        assert shown <= b.icons[t - 1], f"{self.name} round {t}: {shown} face-up Messaging icons"
+        assert len(state.tableau) <= b.tableau[t - 1], f"{self.name} round {t}: {len(state.tableau)} Tableau cards"
+
+    def see(self, state: GameState) -> None:
+        if state.round != self.round:
+            self.round = state.round
+            self.removed = [0, 0, 0, 0]
+        if state.phase is Phase.MOVEMENT_TURN and not state.pending:
+            self._facts(state)
+        if state.pending and isinstance(state.pending[0], Messaging):
+            self._facts(state)
+            for action in legal_actions(state):
+                if isinstance(action, Message):
+                    self.offers += 1
+                    removed = list(self.removed)
+                    removed[action.zone] += action.victims
+                    assert self.bounds.admits(state.round, removed), (
+                        f"{self.name} round {state.round}: {action} (after {self.removed} this round) is offered "
+                        f"beyond the bound")
+
+    def took(self, state: GameState, action: Action) -> None:
+        if isinstance(action, Message) and state.pending and isinstance(state.pending[0], Messaging):
+            self.removed[action.zone] += action.victims
+            self.removals += action.victims
+
+
+def _watch_game(name: str, seed: int, matchup: Matchup, max_rounds: int) -> Watch:
+    watch = Watch(name)
+    first = True
+    for move in iter_game(GAMES[name], seed, matchup, max_rounds):
+        if first:
+            watch.see(move.before)
+            first = False
+        watch.took(move.before, move.action)
+        watch.see(move.after)
+    return watch
+
+
+def _seeking(name: str, seed: int, max_rounds: int) -> Watch:
+    """A game whose Movement seeks Messaging: it buys a Messaging space whenever it can (else plays the card
+    with the most Messaging icons and Bonuses, else acts at random) and removes as many Victims as offered;
+    the Company is the greedy or the careful agent, chance is random."""
+    game = GAMES[name]
+    rng = random.Random(seed)
+    company = make_agent("careful" if seed % 2 else "greedy", game, Side.COMPANY, random.Random(seed + 1))
+    watch = Watch(name)
+    state = new_game(game)
+    messaging_spaces = {i for i, s in enumerate(game.cards.market) if s.action is MarketAction.MESSAGING}
+
+    def worth(state: GameState, action: Action) -> int:
+        if isinstance(action, Message):
+            return 1000 + action.victims * 10 + action.doubts
+        if isinstance(action, ChooseStart):
+            return game.movement_card(action.card).icons.messaging
+        if isinstance(action, MovementBuy):
+            if action.space in messaging_spaces:
+                kept = tuple((card, up and i not in action.flip) for i, (card, up) in enumerate(state.tableau))
+                return 100 if state.messaging + face_up_icons(game, kept).messaging >= 2 else 0
+            return 30 if not state.m_hand else 0
+        if isinstance(action, MovementPlay):
+            card = game.movement_card(action.card)
+            gives = 10 * card.icons.messaging + 5 * (card.left + card.right).count(BonusKind.MESSAGING)
+            return 60 + gives - 20 * len(action.flip)
+        if isinstance(action, Pass):
+            return 40 if state.influence < 2 else 0
+        return 0
+
+    watch.see(state)
+    while state.outcome is None and state.round <= max_rounds:
+        actions = legal_actions(state)
+        if not actions:
+            break
+        actor = current_actor(state)
+        if actor is Actor.MOVEMENT and rng.random() < 0.95:
+            best = max(worth(state, a) for a in actions)
+            action = rng.choice([a for a in actions if worth(state, a) == best])
+        elif actor is Actor.COMPANY:
+            action = company.choose(state, actions)
+        else:
+            action = rng.choice(actions)
+        watch.took(state, action)
+        state = apply(state, action)
+        watch.see(state)
+    return watch
+
+
+@pytest.mark.parametrize(("company", "movement"), list(itertools.product(AGENTS, AGENTS)))
+def test_messaging_offered_in_simulated_games_is_within_the_bound(company: str, movement: str) -> None:
+    offers = 0
+    for i, name in enumerate(FILES):
+        for seed in range(2):
+            offers += _watch_game(name, 100 * i + seed, Matchup(company, movement), 10).offers
+    assert offers >= 0
+
+
+@pytest.mark.parametrize("name", ["shipped", "large"])
+def test_a_movement_seeking_messaging_stays_within_the_bound(name: str) -> None:
+    watches = [_seeking(name, seed, 10) for seed in range(12)]
+    # Messaging is offered in these games (the Movement's Influence makes it rare in every game).
+    assert sum(w.offers for w in watches) > 0
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(sorted(FILES)), seed=st.integers(0, 2**32), company=st.sampled_from(AGENTS),
+       movement=st.sampled_from(AGENTS), seeking=st.booleans())
+def test_generated_games_stay_within_the_bound(name: str, seed: int, company: str, movement: str,
+                                               seeking: bool) -> None:
+    if seeking:
+        _seeking(name, seed, 8)
+    else:
+        _watch_game(name, seed, Matchup(company, movement), 10)
+
+
+def _setups(game: Game, seeds: Iterable[int]) -> Iterator[GameState]:
+    """Random Set-Ups (chance at random), one per starting card each, stopped at the first Movement turn."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = new_game(game)
+        while state.pending and isinstance(state.pending[0], ChooseStartingCard) is False:
+            state = apply(state, rng.choice(legal_actions(state)))
+        for start in legal_actions(state):
+            assert isinstance(start, ChooseStart)
+            branch = apply(state, start)
+            while branch.outcome is None and not (branch.phase is Phase.MOVEMENT_TURN and not branch.pending):
+                branch = apply(branch, rng.choice(legal_actions(branch)))
+            if branch.outcome is None:
+                yield branch
+
+
+def _explore_movement_turn(name: str, root: GameState, cap: int) -> tuple[int, list[GameState], int]:
+    """Every Movement choice and chance outcome of the Movement's turn from `root` (states seen once), each
+    Messaging choice checked; returns the states seen, those where the Company's turn begins, and the Messaging
+    choices offered."""
+    watch = Watch(name)
+    watch.round = root.round
+    seen: set[GameState] = {root}
+    stack: list[tuple[GameState, tuple[int, ...]]] = [(root, (0, 0, 0, 0))]
+    ends: list[GameState] = []
+    while stack and len(seen) < cap:
+        state, removed = stack.pop()
+        if state.outcome is not None:
+            continue
+        if current_actor(state) is Actor.COMPANY or state.round != root.round:
+            ends.append(state)
+            continue
+        watch.removed = list(removed)
+        watch.see(state)
+        for action in legal_actions(state):
+            after = apply(state, action)
+            if after in seen:
+                continue
+            seen.add(after)
+            moved = list(removed)
+            if isinstance(action, Message):
+                moved[action.zone] += action.victims
+            stack.append((after, tuple(moved)))
+    return len(seen), ends, watch.offers
+
+
+def _company_turn(state: GameState, rng: random.Random) -> GameState:
+    """The Company's turn (and chance) played at random, up to the Movement's next turn."""
+    start = state.round
+    while state.outcome is None and not (state.phase is Phase.MOVEMENT_TURN and not state.pending
+                                         and state.round > start):
+        state = apply(state, rng.choice(legal_actions(state)))
+    return state
+
+
+@pytest.mark.parametrize("name", ["shipped", "large", "tiny"])
+def test_every_first_movement_turn_stays_within_the_bound(name: str) -> None:
+    """Round 1 allows no removal on the shipped and large files; every choice of the first turn is explored."""
+    game = GAMES[name]
+    states = offers = 0
+    for root in _setups(game, range(8)):
+        seen, _, offered = _explore_movement_turn(name, root, 20_000)
+        states += seen
+        offers += offered
+    assert states > 0
+    if name != "tiny":
+        assert offers > 0  # the starting card's icon pays a Doubt: offered, and within the bound
+
+
+def test_the_first_two_movement_turns_stay_within_the_bound() -> None:
+    """The first two Movement turns, every Movement choice explored (the Company's turn between them at random)."""
+    rng = random.Random(7)
+    states = 0
+    for root in _setups(GAMES["shipped"], range(2)):
+        seen, ends, _ = _explore_movement_turn("shipped", root, 4_000)
+        states += seen
+        for end in rng.sample(ends, min(3, len(ends))):
+            second = _company_turn(end, rng)
+            if second.outcome is None:
+                more, _, _ = _explore_movement_turn("shipped", second, 4_000)
+                states += more
+    assert states > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["shipped", "large"])
+def test_many_first_movement_turns_stay_within_the_bound(name: str) -> None:
+    states = offers = 0
+    for root in _setups(GAMES[name], range(1000)):
+        seen, _, offered = _explore_movement_turn(name, root, 50_000)
+        states += seen
+        offers += offered
+    assert states > 1000
+    assert offers > 0
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(sorted(FILES)), seed=st.integers(0, 2**32), company=st.sampled_from(AGENTS),
+       movement=st.sampled_from(AGENTS), seeking=st.booleans())
+def test_many_generated_games_stay_within_the_bound(name: str, seed: int, company: str, movement: str,
+                                                    seeking: bool) -> None:
+    if seeking:
+        _seeking(name, seed, 12)
+    else:
+        _watch_game(name, seed, Matchup(company, movement), 14)
+
+
+# --- the bound's figures and its encoding ---
+
+
+def test_the_bound_is_derived_from_the_card_file() -> None:
+    shipped = BOUNDS["shipped"]
+    # Movement Set-Up: no Messaging token, one starting card (at most one Messaging icon on the shipped set):
+    # round 1 removes nothing, for every Zone's Doubt costs at least 1 first.
+    assert shipped.tokens[0] == 0
+    assert shipped.action[0] <= 1
+    assert not shipped.admits(1, [1, 0, 0, 0])
+    # Middle Age's Set-Up Doubt costs 3, so its first Victim needs 4 Messaging over the turns so far.
+    assert shipped.doubt[2] == 3
+    assert not shipped.admits(2, [0, 0, 1, 0])
+    # Tiny files have no Messaging space in the Market: no round removes a Victim.
+    assert BOUNDS["tiny"].every_action == 0
+    assert not BOUNDS["tiny"].admits(40, [0, 1, 0, 0])
+    assert BOUNDS["tiny"].admits(40, [0, 0, 0, 0])
+    # The figures never fall from one round to the next (more turns, more Messaging).
+    for b in BOUNDS.values():
+        assert all(x <= y for x, y in itertools.pairwise(b.total))
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_the_encoding_agrees_with_admits(name: str) -> None:
+    """The z3 constraint the abstraction asserts and `admits` (what the engine checks use) say the same."""
+    bounds = BOUNDS[name]
+    removed = [z3.Int(f"removed_{z.key}") for z in ZONES]
+    turn = z3.Int("turn")
+    solver = z3.Solver()
+    solver.add(bounds.constraint(list(removed), turn))
+    rng = random.Random(3)
+    for _ in range(150):
+        t = rng.randint(1, 20)
+        values = [rng.choice([0, 0, 1, 2, 3, 5, 9]) for _ in ZONES]
+        fixed = [turn == t, *[r == v for r, v in zip(removed, values, strict=True)]]
+        assert (solver.check(*fixed) == z3.sat) == bounds.admits(t, values), (t, values)
+
+
+def test_the_abstraction_refuses_a_round_one_removal() -> None:
+    """On the shipped set the abstraction's round 1 admits no Victim removed before the Company's turn."""
+    model = CompanyAbstraction.of(GAMES["shipped"])
+    system = model.system(STAR)
+    pre, post = system.state("@0"), system.state("@1")
+    solver = z3.Solver()
+    solver.add(system.init(pre), system.step(pre, post, Fresh("@1"), z3.IntVal(1)))
+    removed = z3.Or(*[z3.Int(f"msg_{z.key}@1") < pre[f"victims_{z.key}"] for z in ZONES])
+    assert solver.check(removed) == z3.unsat
+    assert solver.check() == z3.sat
