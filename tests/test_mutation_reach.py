@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fuzz" / "mutation"))
 
-from reach import statement_line
+from reach import lines_by_file, statement_line
 from run import _stratified
 
 SOURCE = '''\
@@ -42,3 +42,17 @@ def test_the_stratified_sample_takes_each_module_in_proportion_and_at_least_five
     assert len(keep) == 30 and by_module["c.py"] == 3 and by_module["b.py"] >= 5
     assert by_module["a.py"] > by_module["b.py"]
     assert _stratified(jobs, 30, seed=1) == keep
+
+
+def test_a_module_the_run_never_imports_has_no_executed_lines(tmp_path: Path) -> None:
+    from coverage import CoverageData
+
+    package = tmp_path / "package"
+    package.mkdir()
+    imported, never = package / "imported.py", package / "never.py"
+    imported.write_text("x = 1\n")
+    never.write_text("y = 2\n")
+    data = CoverageData(basename=str(tmp_path / "reach.coverage"))
+    data.add_lines({str(imported): [1]})
+    executed = lines_by_file(data, package)
+    assert executed == {str(imported.resolve()): {1}, str(never.resolve()): set()}

@@ -9,8 +9,9 @@ executes, and each sampled mutant outside them is written into the cosmic-ray se
 with the verdict `unreached` (cosmic-ray's `exec` skips jobs that have a result).
 
 A mutant is matched to the statement that holds its position (by the module's syntax tree). When
-that cannot be decided (no statement holds it, e.g. a decorator line; a module not measured), the
-mutant is run as usual. Unreached survivors still need triage: equivalent, or a gap in reach.
+that cannot be decided (no statement holds it, e.g. a decorator line), the mutant is run as usual. A
+module the run never imports executes none of its lines: its mutants are unreached. Unreached
+survivors still need triage: equivalent, or a gap in reach.
 
 A mutant inside a function's signature annotations (`Outcome | None` made `Outcome % None`) in a
 module with `from __future__ import annotations` is recorded the same way, with the verdict
@@ -60,7 +61,20 @@ def executed_lines(module_path: Path, out: Path) -> dict[str, set[int]]:
         raise SystemExit(f"the unmutated ci run failed under coverage (exit {proc.returncode}):\n{proc.stdout[-2000:]}")
     data = CoverageData(basename=str(data_file))
     data.read()
-    return {str(Path(f).resolve()): set(data.lines(f) or ()) for f in data.measured_files()}
+    return lines_by_file(data, module_path)
+
+
+def lines_by_file(data: Any, module_path: Path) -> dict[str, set[int]]:
+    """The executed lines of each file of `module_path` in coverage `data` (a `CoverageData`).
+
+    A file of the package the run never imported is not among coverage's measured files: none of its
+    lines ran (not even its imports), so it maps to no lines and its mutants are `unreached` too,
+    where leaving it out would run each of them for a whole ci run that cannot differ.
+    """
+    executed = {str(Path(f).resolve()): set(data.lines(f) or ()) for f in data.measured_files()}
+    for path in sorted(module_path.resolve().rglob("*.py")):
+        executed.setdefault(str(path), set())
+    return executed
 
 
 def statement_line(tree: ast.Module, line: int, column: int) -> int | None:
