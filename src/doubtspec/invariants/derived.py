@@ -16,6 +16,7 @@ from doubtspec.model.actions import (
     Action,
     Agitate,
     BuySource,
+    Message,
 )
 from doubtspec.model.cards import HandSize
 from doubtspec.model.legal import choice_actions
@@ -95,6 +96,17 @@ def hand_limit(state: GameState) -> int:
     bonus = sum(e.amount for g in state.achieved for e in state.game.goal(g).effects
                 if isinstance(e, HandSize))
     return state.cards.rules.movement_hand_limit + bonus
+
+
+def messaging_price(state: GameState, action: Message) -> int:
+    """Messaging: what `action` costs in `state`, from the display's printed Doubt values.
+
+    The column's Doubt goes bottom-up, the lowest occupied space first, each at its own printed
+    cost; each Victim removed after them costs one more.
+    """
+    values = state.cards.display.doubt_values[action.zone]
+    present = state.doubt[action.zone]
+    return sum(values[present - 1 - i] for i in range(action.doubts)) + action.victims
 
 
 def goal_points(state: GameState) -> int:

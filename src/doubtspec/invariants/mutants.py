@@ -600,6 +600,17 @@ def _messaging_goes_on() -> tuple[Patch, ...]:
     return ((movement, "message", message),)
 
 
+def _messaging_icons_reused() -> tuple[Patch, ...]:
+    original = movement.message
+
+    def message(w: Work, icons: int, zone: Zone, doubts: int, victims: int) -> int:
+        # The next Zone gets every icon again, not only those this Zone left over.
+        original(w, icons, zone, doubts, victims)
+        return icons
+
+    return ((movement, "message", message),)
+
+
 def _victims_discounted() -> tuple[Patch, ...]:
     def message(w: Work, icons: int, zone: Zone, doubts: int, victims: int) -> int:
         # Each Victim removed takes one Messaging off the Doubt's price instead of adding one.
@@ -789,6 +800,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("reshuffle-first-ignored", "Under ruling draw-order=reshuffle-first the deck's last cards are still drawn "
            "before the Sequence (caught only by the ruling variants).", ("rule.draw-phase", "rule.draw-offers"),
            _reshuffle_first_ignored),
+    Mutant("messaging-icons-reused", "Under ruling messaging-zones=any-zones the Messaging goes on to the next Zone "
+           "with all its icons again, not with those left over (caught only by the ruling variants).",
+           ("rule.messaging", "doubt.messaging-tokens-offers"), _messaging_icons_reused),
     Mutant("goal-victory-only-exact", "A Goal that takes the Movement past the Goal points to win, not exactly to "
            "them, lets the game go on.", ("outcome.goal-victory-offers",), _goal_victory_only_exact),
     Mutant("no-flips", "The Movement is never offered to pay by flipping face-up cards.", ("rule.flip-offers",),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from doubtspec.invariants.derived import memo, remembered
+from doubtspec.invariants.derived import memo, messaging_price, remembered
 from doubtspec.invariants.shapes import (
     Invariant,
     StateInvariant,
@@ -51,9 +51,7 @@ def _doubt_steps(before: GameState, action: Action, after: GameState) -> str | N
                 return f"{victims} Victims removed from {zone.key} while {b[zone] - doubts} Doubt remain there"
             step = before.pending[0] if before.pending else None
             if isinstance(step, Messaging):
-                values = before.cards.display.doubt_values[zone]
-                # Bottom-up: the lowest occupied space goes first, each at its own printed cost.
-                cost = sum(values[b[zone] - 1 - i] for i in range(doubts)) + victims
+                cost = messaging_price(before, action)
                 tokens = max(0, cost - step.icons)
                 if before.messaging - after.messaging != tokens:
                     return (f"removing {doubts} Doubt bottom-up and {victims} Victims from {zone.key} costs {cost} "
@@ -163,13 +161,15 @@ def _messaging_tokens_offers(state: GameState) -> str | None:
     from the supply, what removing all of a column's Doubt bottom-up costs (and one more for a Victim of
     its zone; or, in a column of two or more, its bottom token alone) and one to spare, as tokens or as
     two icons and tokens (their sum is the budget; two, so that the tokens alone fall short even with the
-    spare), start a Messaging with those icons, apply that removal, and check it as `doubt.order` would;
-    under ruling messaging-zones=one-zone the Messaging is then over, the spare kept.
+    spare), start a Messaging with those icons, apply that removal, and check it as `doubt.order` and
+    `rule.messaging` would: under ruling messaging-zones=one-zone the Messaging is then over, the spare
+    kept; under any-zones it goes on with the icons the removal left.
     """
     if state.outcome is not None or state.pending or state.phase is not Phase.MOVEMENT_TURN:
         return None
+    from doubtspec.invariants.groups.rule import messaging_check
+
     index = TOKEN_INDEX[TokenKind.MESSAGING]
-    one_zone = state.rulings.get("messaging-zones") == "one-zone"
     for zone in Zone:
         present = state.doubt[zone]
         values = state.cards.display.doubt_values[zone]
@@ -191,12 +191,9 @@ def _messaging_tokens_offers(state: GameState) -> str | None:
                     return (f"with {probe.messaging} Messaging tokens and {icons} icons, removing {doubts} of the "
                             f"{present} Doubt under {zone.key} (price {price}) and {victims} Victims is not offered")
                 after = engine.apply(probe, action)
-                message = _doubt_steps(probe, action, after)
+                message = _doubt_steps(probe, action, after) or messaging_check(probe, action, after)
                 if message is not None:
                     return f"paying a Messaging with {icons} icons and tokens: {message}"
-                if one_zone and any(isinstance(s, Messaging) for s in after.pending):
-                    return (f"after {action} paid with {icons} icons and tokens, the Messaging goes on to another "
-                            f"Zone with {after.messaging} tokens left (ruling messaging-zones=one-zone)")
     return None
 
 
@@ -214,7 +211,7 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.MESSAGING,), _messaging_offers),
     StateInvariant("doubt.messaging-tokens-offers",
                    "Messaging paid with tokens, alone or beside icons, spends the bottom-up price of the Doubt removed "
-                   "and one more for each Victim (icons first), and ends with the one Zone.", (S.MESSAGING,),
-                   _messaging_tokens_offers),
+                   "and one more for each Victim (icons first), and ends with the one Zone or goes on with the icons "
+                   "left.", (S.MESSAGING,), _messaging_tokens_offers),
 )
 """The `doubt.*` invariants, in the order they are checked and listed."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
-from doubtspec.invariants.derived import at_rest, hand_limit, icon_agitations, legal
+from doubtspec.invariants.derived import at_rest, hand_limit, icon_agitations, legal, messaging_price
 from doubtspec.invariants.groups.rule.frame import TURN_START, in_supply, minus, sorted_cards, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
@@ -387,15 +387,38 @@ def _pass(before: GameState, action: Action, after: GameState) -> str | None:
     return unchanged_except(before, after, ("influence", "supply", *TURN_START), action)
 
 
-def _message(before: GameState, action: Action, after: GameState) -> str | None:
+def _cheapest_message(state: GameState) -> float:
+    """Messaging: the least a Message costs in `state` (the bottom Doubt of a column, or one for a Victim of a
+    Zone with no Doubt left); infinite when there is nothing to remove."""
+    values = state.cards.display.doubt_values
+    prices = [values[zone][count - 1] if count else 1 for zone, count in enumerate(state.doubt)
+              if count or state.victims[zone]]
+    return min(prices, default=float("inf"))
+
+
+def messaging_check(before: GameState, action: Action, after: GameState) -> str | None:
     """Messaging: each Victim removed goes back to the Company's supply and gains the Movement one Influence;
-    under ruling messaging-zones=one-zone the action then ends (one Messaging targets one Zone)."""
+    under ruling messaging-zones=one-zone the action then ends (one Messaging targets one Zone), under
+    any-zones it goes on with the icon Messaging this Zone left unused."""
     if not isinstance(action, Message) or not before.pending or not isinstance(before.pending[0], Messaging):
         return None
     zone, victims = action.zone, action.victims
     if before.rulings.get("messaging-zones") == "one-zone" and any(isinstance(s, Messaging) for s in after.pending):
         return (f"{action} targeted {zone.key}, yet the Messaging goes on with another choice: it targets one Zone "
                 "(ruling messaging-zones=one-zone)")
+    if before.rulings.get("messaging-zones") == "any-zones":
+        # The same Messaging goes on to another Zone, with the icon Messaging this Zone did not use.
+        icons = before.pending[0].icons
+        left = max(0, icons - messaging_price(before, action))
+        follow = after.pending[0] if after.pending else None
+        if isinstance(follow, Messaging):
+            if follow.icons != left:
+                return (f"{action} used icons of the {icons} the Messaging had; it goes on with {left} left "
+                        f"(ruling messaging-zones=any-zones), not {follow.icons}")
+        elif _cheapest_message(after) <= left + after.messaging:
+            # A choice with nothing to choose passes by itself, so the Messaging may end only if nothing is affordable.
+            return (f"{action} ended the Messaging, yet {left} icon Messaging and {after.messaging} tokens still pay "
+                    f"for a Message costing {_cheapest_message(after)} (ruling messaging-zones=any-zones)")
     if after.victims[zone] != before.victims[zone] - victims or any(
             after.victims[z] != before.victims[z] for z in range(len(before.victims)) if z != zone):
         return f"{action} took the Victims from {list(before.victims)} to {list(after.victims)}"
@@ -722,7 +745,8 @@ INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.pass", "Passing gains one Influence, or two with none at all; nothing else changes.",
                         (S.MOVEMENT_ON_YOUR_GO,), _pass),
     TransitionInvariant("rule.messaging", "Messaging returns each Victim removed to the Company's supply and gains "
-                        "one Influence for it; it targets one Zone.", (S.MESSAGING,), _message),
+                        "one Influence for it; it targets one Zone, or (ruling messaging-zones=any-zones) goes on "
+                        "with the icon Messaging left.", (S.MESSAGING,), messaging_check),
     TransitionInvariant("rule.pacing", "Pacing after a Reshuffle gains the face-up Tableau's and the Goals' "
                         "passives, refreshes, closes up the Market in order and reclaims Flight.",
                         (S.PACING,), _pacing),
