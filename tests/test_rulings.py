@@ -65,6 +65,12 @@ def test_parse_accepts_selectable_choices(ruling_id: str, choice: str) -> None:
     Game.load(rulings=rulings)  # the engine knows every selectable choice
 
 
+@pytest.mark.parametrize("ruling_id", [r.id for r in REGISTRY if not r.selectable])
+def test_parse_accepts_a_fixed_ruling_at_its_default(ruling_id: str) -> None:
+    # Naming a fixed ruling's one supported choice is no error (the text is read at run time, as from a file).
+    assert Rulings.parse([f"{ruling_id}={BY_ID[ruling_id].default}"]) == DEFAULT_RULINGS
+
+
 def test_parse_combines_and_overrides() -> None:
     rulings = Rulings.parse(["trash-buy=any", "draw-order=reshuffle-first", "trash-buy=top-only"])
     assert rulings.choices == (("draw-order", "reshuffle-first"),)
