@@ -22,7 +22,7 @@ from typing import Any
 from doubtspec.invariants import catalog, corpus
 from doubtspec.model import company, engine, legal, movement
 from doubtspec.model.actions import Action, Agitate, End, EndBuy, EndPlay, MovementBuy, OrganizePlay, PlayStandard, Skip
-from doubtspec.model.cards import AddRestriction, Icon, NamedEffect, TokenKind, Trigger, Zone
+from doubtspec.model.cards import AddRestriction, Icon, Lobby, NamedEffect, TokenKind, Trigger, Zone
 from doubtspec.model.game import Game
 from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Side
 from doubtspec.model.steps import (
@@ -269,6 +269,18 @@ def _star_at_thirteen() -> tuple[Patch, ...]:
 def _four_lobbies() -> tuple[Patch, ...]:
     # The limit of three Profit per card read as four.
     return ((legal, "MAX_LOBBY", 4),)
+
+
+def _lobby_without_profit() -> tuple[Patch, ...]:
+    original = legal.effect_choices
+
+    def effect_choices(state: GameState, step: ResolveEffect) -> list[Action]:
+        # A Lobby effect offers its targets even when the Company has no Profit to put on them.
+        if isinstance(step.effect, Lobby) and state.profit == 0:
+            return original(dataclasses.replace(state, profit=1), step)
+        return original(state, step)
+
+    return ((legal, "effect_choices", effect_choices),)
 
 
 def _short_hand_kept() -> tuple[Patch, ...]:
@@ -800,6 +812,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("reshuffle-first-ignored", "Under ruling draw-order=reshuffle-first the deck's last cards are still drawn "
            "before the Sequence (caught only by the ruling variants).", ("rule.draw-phase", "rule.draw-offers"),
            _reshuffle_first_ignored),
+    Mutant("lobby-without-profit", "A Lobby effect offers cards to put Profit on when the Company has none.",
+           ("lobby.offers",), _lobby_without_profit),
     Mutant("messaging-icons-reused", "Under ruling messaging-zones=any-zones the Messaging goes on to the next Zone "
            "with all its icons again, not with those left over (caught only by the ruling variants).",
            ("rule.messaging", "doubt.messaging-tokens-offers"), _messaging_icons_reused),

@@ -76,7 +76,8 @@ def _lobby_offers(state: GameState) -> str | None:
     A fourth Lobbying of one card needs three earlier Lobby plays on it, which generated games hardly
     reach; putting two, then three, Profit tokens on each Market card (and Goal, under ruling
     lobby-targets=market-and-goals) and asking the engine for a Lobby effect's choices checks the limit
-    of three on every turn.
+    of three on every turn. A Lobby effect resolved with no Profit (rare: Lobby cards come after a
+    Reshuffle has scored) must offer no card at all.
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
         return None
@@ -101,6 +102,10 @@ def _lobby_offers_now(state: GameState) -> str | None:
     if goals:
         places += [("goal", s) for s, goal in enumerate(state.goals) if goal != NO_CARD]
     step = ResolveEffect(Lobby(1), 1)
+    # Lobbying moves Profit the Company has scored: with none, there is nothing to put on a card.
+    broke = [a for a in choice_actions(dataclasses.replace(state, profit=0), step) if isinstance(a, LobbyOn)]
+    if broke:
+        return f"with no Profit, a Lobby effect was offered {broke[0]}"
     for where, index in places:
         field = "market_profit" if where == "market" else "goal_profit"
         held: tuple[int, ...] = getattr(state, field)
@@ -158,7 +163,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.COMPANY_INTERFERENCE,), _lobby_limit),
     TransitionInvariant("lobby.moves", "Lobbying Profit stays with its card, one token per action.",
                         (S.COMPANY_INTERFERENCE, S.BUYING_A_CARD, S.PACING), _lobby_moves),
-    StateInvariant("lobby.offers", "A Lobby effect may target a card with two Profit on it, never one with three.",
+    StateInvariant("lobby.offers", "A Lobby effect may target a card with two Profit on it, never one with three, "
+                   "and none with no Profit to move.",
                    (S.COMPANY_INTERFERENCE,), _lobby_offers),
     StateInvariant("lobby.distinct-offers", "The tokens of one Lobby effect go on different cards: after its first "
                    "token on a card, its second may go on any other card with fewer than three Profit, not that one.",
