@@ -8,6 +8,7 @@ rule depends on a ruling, the test runs under each selectable choice.
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -41,7 +42,7 @@ from doubtspec.model.cards import AddDoubt, CardSet, DoubtGroup, TokenKind, Zone
 from doubtspec.model.engine import apply, chance_outcomes, current_actor, legal_actions, new_game, play
 from doubtspec.model.game import Game
 from doubtspec.model.legal import LOWER_GOALS
-from doubtspec.model.movement import available_goals
+from doubtspec.model.movement import COVERED_BY, GOAL_ROWS, available_goals
 from doubtspec.model.rulings import Rulings
 from doubtspec.model.state import NO_CARD, Actor, GameState, OutcomeReason, Phase, Side
 from doubtspec.model.steps import (
@@ -495,6 +496,19 @@ def test_only_two_goals_are_available_at_first(base: GameState) -> None:
     assert list(available_goals(replace(base, goals=(*base.goals[:7], NO_CARD, base.goals[8])).goals)) == [4, 8]
     cleared = (*base.goals[:7], NO_CARD, NO_CARD)
     assert list(available_goals(cleared)) == [4, 5, 6]
+
+
+def test_goal_rows_and_overlaps_follow_the_pyramid() -> None:
+    """Movement Set-Up 2 and ruling goal-overlap: rows of four, three and two places, each place in one row;
+    a place of a later row lies across the two places of the row before that it sits between."""
+    assert [len(row) for row in GOAL_ROWS] == [4, 3, 2]
+    assert sorted(place for row in GOAL_ROWS for place in row) == list(range(9))
+    covering: dict[int, set[int]] = {place: set() for row in GOAL_ROWS for place in row}
+    for upper, lower in pairwise(GOAL_ROWS):
+        for i, place in enumerate(lower):
+            covering[upper[i]].add(place)
+            covering[upper[i + 1]].add(place)
+    assert {place: set(COVERED_BY[place]) for place in covering} == covering
 
 
 def test_g7_to_g9_are_never_dealt_into_the_last_row(game: Game) -> None:
