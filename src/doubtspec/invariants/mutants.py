@@ -22,7 +22,17 @@ from typing import Any
 from doubtspec.invariants import catalog, corpus
 from doubtspec.model import company, engine, legal, movement
 from doubtspec.model.actions import Action, Agitate, End, EndBuy, EndPlay, MovementBuy, OrganizePlay, PlayStandard, Skip
-from doubtspec.model.cards import AddRestriction, Icon, Lobby, NamedEffect, TokenKind, Trigger, Zone
+from doubtspec.model.cards import (
+    AddRestriction,
+    CompanyEffect,
+    DrawCards,
+    Icon,
+    Lobby,
+    NamedEffect,
+    TokenKind,
+    Trigger,
+    Zone,
+)
 from doubtspec.model.game import Game
 from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Side
 from doubtspec.model.steps import (
@@ -269,6 +279,19 @@ def _star_at_thirteen() -> tuple[Patch, ...]:
 def _four_lobbies() -> tuple[Patch, ...]:
     # The limit of three Profit per card read as four.
     return ((legal, "MAX_LOBBY", 4),)
+
+
+def _draw_without_reshuffle() -> tuple[Patch, ...]:
+    original = company.resolve_effect
+
+    def resolve_effect(w: Work, effect: CompanyEffect) -> None:
+        # A card's draw with the deck empty leaves the discards where they are and draws nothing.
+        original(w, effect)
+        head = w.pending[0] if w.pending else None
+        if isinstance(effect, DrawCards) and isinstance(head, CompanyDraw):
+            w.pending = (CompanyDraw(head.count, silent=False), *w.pending[1:])
+
+    return ((company, "resolve_effect", resolve_effect),)
 
 
 def _lobby_without_profit() -> tuple[Patch, ...]:
@@ -812,6 +835,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("reshuffle-first-ignored", "Under ruling draw-order=reshuffle-first the deck's last cards are still drawn "
            "before the Sequence (caught only by the ruling variants).", ("rule.draw-phase", "rule.draw-offers"),
            _reshuffle_first_ignored),
+    Mutant("draw-without-reshuffle", "A card's draw in the Play Phase with the deck empty draws nothing, instead of "
+           "reshuffling the discards without the Sequence.", ("rule.empty-draw-offers",), _draw_without_reshuffle),
     Mutant("lobby-without-profit", "A Lobby effect offers cards to put Profit on when the Company has none.",
            ("lobby.offers",), _lobby_without_profit),
     Mutant("messaging-icons-reused", "Under ruling messaging-zones=any-zones the Messaging goes on to the next Zone "

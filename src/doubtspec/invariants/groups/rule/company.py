@@ -195,9 +195,63 @@ def _empty_draw_offers(state: GameState) -> str | None:
         if message is not None:
             reserve = f"card {probe.c_reserve[-1]} in the Reserve, " if probe.c_reserve else ""
             return f"with {reserve}an empty deck and discard pile: {message}"
+        message = _reshuffling_draw(state, card)
+        if message is not None:
+            return message
         played += 1
         if played >= _EMPTY_DRAW_PLAYS:
             break
+    return None
+
+
+def _reshuffling_draw(state: GameState, card: int) -> str | None:
+    """`card` played with the deck empty and every other card of the Company's in the discard pile: its draw
+    reshuffles the discards without the Sequence (Reshuffle Sequence note) and draws all it says.
+
+    The Reserve goes to the discard pile too, so that no trigger adds draws or effects of its own; a card
+    with a named effect (which may move cards of the hand) is left out, and so is one whose draws the
+    discard pile cannot cover. Played with the fewest cards and the first option of each choice and
+    draw, the hand must end with the cards not played or paid plus exactly the cards drawn, no card
+    from outside, and no Profit, star, round or phase beyond what the card's own effects do.
+    """
+    side = state.game.company_card(card).standard
+    if side is None or any(isinstance(e, NamedEffect) for e in side.effects):
+        return None
+    draws = sum(e.count for e in side.effects if isinstance(e, DrawCards))
+    owned = (*state.c_deck, *state.c_discard, *state.c_hand, *state.c_reserve)
+    if card not in owned:
+        return None
+    others = [c for c in owned if c != card]
+    hand = sorted_cards((*(c for c in state.c_hand if c != card), card))
+    discard = sorted_cards(c for c in others if c not in hand)
+    if len(discard) < draws:
+        return None
+    probe = dataclasses.replace(state, c_deck=(), c_discard=discard, c_reserve=(), c_hand=hand)
+    plays = [a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card]
+    if not plays:
+        return None
+    play = min(plays, key=lambda a: len(a.pay))
+    after = engine.apply(probe, play)
+    message = _company_play(probe, play, after)
+    scored = after
+    for _ in range(_PLAY_STEPS):
+        if message is not None or after.outcome is not None or not after.pending:
+            break
+        after = engine.apply(after, engine.legal_actions(after)[0])
+    if message is not None or after.outcome is not None or after.pending:
+        return None if message is None else f"with the deck empty and the discards full: {message}"
+    kept = len(hand) - 1 - len(play.pay)
+    if len(after.c_hand) != kept + draws:
+        return (f"with the deck empty and {len(discard)} cards in the discard pile, {play} (drawing {draws}) ended "
+                f"with {len(after.c_hand)} cards in hand; the {kept} kept and the {draws} drawn make {kept + draws}")
+    if Counter((*after.c_hand, *after.c_deck, *after.c_discard)) != Counter((*hand, *discard)):
+        return f"with the deck empty and the discards full, {play} changed which cards the Company holds"
+    # Lobbying may take Profit away later in the play; only a Sequence would add any.
+    moved = [f for f in ("stars", "round", "phase") if getattr(after, f) != getattr(scored, f)]
+    moved += ["profit"] if after.profit > scored.profit else []
+    if moved:
+        return (f"with the deck empty and the discards full, {play}'s draw changed {', '.join(moved)}: a draw in the "
+                "Play Phase reshuffles the discards without the Reshuffle Sequence")
     return None
 
 
@@ -515,7 +569,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                         "right end; a standard play resolves exactly its effects and triggers; nothing else changes.",
                         (S.SPENDING_BUDGET, S.STANDARD_EFFECTS, S.RESERVE_EFFECTS), _company_play),
     StateInvariant("rule.empty-draw-offers", "A play that draws with the deck and the discard pile empty draws "
-                   "nothing and goes on to the Reserve cards it triggers.",
+                   "nothing and goes on to the Reserve cards it triggers; with the deck empty and the discards "
+                   "full it reshuffles them without the Sequence and draws all it says.",
                    (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS, S.RESHUFFLE_SEQUENCE), _empty_draw_offers),
     StateInvariant("rule.doubt-count-offers", "A play whose Doubt effects place two or more tokens places each of "
                    "them, one choice each.", (S.STANDARD_EFFECTS,), _doubt_count_offers),
