@@ -61,8 +61,8 @@ class Admission:
             assumptions = [*self._fix(self.pre, pre), self.post[STAR] == 1, self.post["stars"] == post["stars"]]
         else:
             assumptions = [*self._fix(self.pre, pre), self.post[PROFIT] == 1]
-        # The round's number: the Movement's removals are bounded per round (`abstraction/messaging.py`).
-        assumptions.append(self.round == before.round)
+        # The round's number, and the Movement's removals bounded for it (`abstraction/messaging.py`).
+        assumptions += [self.round == before.round, self.model.removals(self.pre, before.round, "@step")]
         return self.solver.check(*assumptions) == z3.sat
 
     def initial(self, state: GameState) -> bool:

@@ -317,6 +317,9 @@ def test_the_encoding_agrees_with_admits(name: str) -> None:
         values = [rng.choice([0, 0, 1, 2, 3, 5, 9]) for _ in ZONES]
         fixed = [turn == t, *[r == v for r, v in zip(removed, values, strict=True)]]
         assert (solver.check(*fixed) == z3.sat) == bounds.admits(t, values), (t, values)
+        numbered = z3.Solver()
+        numbered.add(bounds.at(t, list(removed)))
+        assert (numbered.check(*fixed[1:]) == z3.sat) == bounds.admits(t, values), (t, values)
 
 
 def test_the_abstraction_refuses_a_round_one_removal() -> None:
@@ -325,7 +328,7 @@ def test_the_abstraction_refuses_a_round_one_removal() -> None:
     system = model.system(STAR)
     pre, post = system.state("@0"), system.state("@1")
     solver = z3.Solver()
-    solver.add(system.init(pre), system.step(pre, post, Fresh("@1"), z3.IntVal(1)))
+    solver.add(system.init(pre), system.step(pre, post, Fresh("@1"), z3.IntVal(1)), system.numbered(pre, 1, "@1"))
     removed = z3.Or(*[z3.Int(f"msg_{z.key}@1") < pre[f"victims_{z.key}"] for z in ZONES])
     assert solver.check(removed) == z3.unsat
     assert solver.check() == z3.sat

@@ -161,6 +161,17 @@ class MessagingBounds:
         opened = sum(self.doubt[z] for z in ZONES if removed[z] > 0)
         return spent <= self.action[t - 1] and spent + opened <= self.total[t - 1]
 
+    def at(self, t: int, removed: list[z3.ArithRef]) -> z3.BoolRef:
+        """Round t's removals (per Zone) within the bound: what `constraint` says once the round is known."""
+        spent = z3.Sum(removed)
+        clauses: list[z3.BoolRef] = []
+        if self.every_action < self.victims_supply:
+            clauses.append(spent <= self.every_action)
+        if t <= self.rounds_bounded():
+            opened = z3.Sum([z3.If(removed[z] >= 1, z3.IntVal(self.doubt[z]), z3.IntVal(0)) for z in ZONES])
+            clauses += [spent <= self.action[t - 1], spent + opened <= self.total[t - 1]]
+        return z3.And(*clauses) if clauses else z3.BoolVal(True)
+
     def constraint(self, removed: list[z3.ArithRef], turn: z3.ArithRef) -> z3.BoolRef:
         """Round `turn`'s removals within the bound (past the rounds listed, within `every_action`).
 

@@ -98,12 +98,21 @@ class RoundSystem:
     target: StateFormula
     lemmas: tuple[Lemma, ...] = ()
     """Lemmas to assert on every state: only proved ones (see `with_proved_lemmas`)."""
+    at_round: Callable[[State, int, str], z3.BoolRef] | None = None
+    """What round r adds to its step when the round's number is known (state before it, r, the round's suffix
+    for its unknowns): bounds that depend on the round, asserted where rounds are unrolled from Set-Up with
+    their numbers. Left out elsewhere (induction steps, Spacer), which only admits more."""
 
     def state(self, suffix: str) -> dict[str, z3.ArithRef]:
         return {name: z3.Int(f"{name}{suffix}") for name in self.variables}
 
     def with_lemmas(self, lemmas: Sequence[Lemma]) -> RoundSystem:
-        return RoundSystem(self.name, self.variables, self.init, self.step, self.target, tuple(lemmas))
+        return RoundSystem(self.name, self.variables, self.init, self.step, self.target, tuple(lemmas),
+                           self.at_round)
+
+    def numbered(self, pre: State, round_number: int, suffix: str) -> z3.BoolRef:
+        """`at_round` for round `round_number` (True when the system has none)."""
+        return self.at_round(pre, round_number, suffix) if self.at_round is not None else z3.BoolVal(True)
 
     def invariant(self, state: State) -> z3.BoolRef:
         return z3.And([lemma.holds(state) for lemma in self.lemmas]) if self.lemmas else z3.BoolVal(True)
@@ -203,6 +212,7 @@ class RoundBmc:
             k = len(self.states)
             post = self.system.state(f"@{k}")
             self.rounds.append(z3.And(self._template.instance(self.states[-1], post, f"@{k}", z3.IntVal(k)),
+                                      self.system.numbered(self.states[-1], k, f"@{k}"),
                                       self.system.invariant(post)))
             self.solver.add(self.rounds[-1])
             self.states.append(post)
@@ -329,7 +339,7 @@ def prove_lemma(system: RoundSystem, lemma: Lemma, budget: Budget, k: int = 1) -
     solver.add(system.init(states[0]), system.invariant(states[0]))
     for i in range(1, k):
         solver.add(template.instance(states[i - 1], states[i], f"@{i}", z3.IntVal(i)),
-                   system.invariant(states[i]))
+                   system.numbered(states[i - 1], i, f"@{i}"), system.invariant(states[i]))
     solver.add(z3.Or([z3.Not(lemma.holds(s)) for s in states[:k]]))
     solver.set("timeout", budget.z3_ms())
     base = solver.check()
