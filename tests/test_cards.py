@@ -39,6 +39,7 @@ from doubtspec.model.cards import (
     ScoreProfit,
     TokenKind,
     Trigger,
+    Zone,
     default_cards_path,
     load_cards,
     parse_cards,
@@ -60,6 +61,15 @@ def run_check(path: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "400", "NO_COLOR": "1"}
     return subprocess.run([str(DOUBTSPEC), "cards", "check", str(path)], capture_output=True, text=True,
                           env=env, timeout=60, check=False)
+
+
+_MARKET_END = 'action = "agitation"   # the repeated action: Agitation is the Movement\'s road to victory\n'
+"""The last Market space of the shipped file."""
+
+
+def _extra_spaces(count: int) -> str:
+    """`count` more Market spaces in the second row, as the file writes them."""
+    return "".join('\n[[movement.market]]\nrow = 2\ncost = 4\naction = "refresh"\n' for _ in range(count))
 
 
 # (id, text replaced, replacement, marker of the expected line in the broken file, field, message)
@@ -118,6 +128,26 @@ BROKEN = [
                  "rules.tableau_limit", "must be at least 1", id="zero-tableau-limit"),
     pytest.param("stacks_dealt = 7", "stacks_dealt = -1", "stacks_dealt = -1",
                  "rules.stacks_dealt", "must be at least 0", id="negative-stacks-dealt"),
+    # A key missing from a card is named at its entry, past the sub-tables of the entry before it.
+    pytest.param('name = "Sales Representative"\nkind = "sales"\nbudget = 2\n',
+                 'name = "Sales Representative"\nkind = "sales"\n', 'number = 5\nname = "Sales Representative"',
+                 "company card 5.budget", "missing required key 'budget'", id="missing-key"),
+    pytest.param("children = 1\nadults = 1", "children = 4\nadults = 1", "children = 4\nadults = 1",
+                 "display.setup_doubt.children", "more Doubt than the column has spaces (3)",
+                 id="set-up-doubt-beyond-its-column"),
+    pytest.param(_MARKET_END, _MARKET_END + _extra_spaces(28), "[[movement.market]]\nrow = 1\ncost = 0",
+                 "movement.market", "34 Market spaces but only 33 cards can fill them", id="market-beyond-the-deck"),
+    # Errors about a whole table or entry name its header; about a key of an entry, that key's line.
+    pytest.param('row = 2\ncost = 3\naction = "organize"', 'row = 3\ncost = 3\naction = "organize"',
+                 'row = 3\ncost = 3\naction = "organize"', "movement.market[4].row", "the Market has two rows",
+                 id="market-third-row"),
+    pytest.param('row = 2\ncost = 3\naction = "organize"', 'row = 2\naction = "organize"',
+                 '[[movement.market]]\nrow = 2\naction = "organize"', "movement.market[4].cost",
+                 "missing required key 'cost'", id="market-space-without-cost"),
+    pytest.param("min_profit = 0\nvictims = { children = 0, adults = 1",
+                 "min_profit = 1\nvictims = { children = 0, adults = 1",
+                 "[[display.acceptance_chart]]\nmin_profit = 1", "display.acceptance_chart",
+                 "rows must start at min_profit = 0", id="chart-not-from-zero"),
     # The line named is the pile entry's first key (the loader names an entry's line for the fields of its lists).
     pytest.param("cards = [13, 14, 15, 16]", 'cards = [13, "14", 15, 16]',
                  'kind = "print_media"\nname = "Print Media"',
@@ -410,6 +440,20 @@ def test_a_supply_that_exactly_covers_set_up_loads(tmp_path: Path) -> None:
     path = tmp_path / "exact.toml"
     path.write_text(TEXT.replace("victims = 40", "victims = 6"), encoding="utf-8")
     assert load_cards(path).supply[TokenKind.VICTIMS] == 6
+
+
+def test_a_full_doubt_column_at_set_up_loads(tmp_path: Path) -> None:
+    # Three Doubt in the three spaces of the Children column: full, not beyond (four is refused above).
+    path = tmp_path / "full.toml"
+    path.write_text(TEXT.replace("children = 1\nadults = 1", "children = 3\nadults = 1"), encoding="utf-8")
+    assert load_cards(path).display.setup_doubt[Zone.CHILDREN] == 3
+
+
+def test_a_market_the_deck_exactly_fills_loads(tmp_path: Path) -> None:
+    # 34 Movement cards, one of them the starting card: 33 spaces can be filled (34 are refused above).
+    path = tmp_path / "wide.toml"
+    path.write_text(TEXT.replace(_MARKET_END, _MARKET_END + _extra_spaces(27)), encoding="utf-8")
+    assert len(load_cards(path).market) == 33
 
 
 def test_a_one_row_chart_seeds_every_reshuffle_with_its_row(shipped: CardSet) -> None:

@@ -384,7 +384,44 @@ class _Loader:
 
     # -- error helpers --
     def fail(self, message: str, field: str, line: int | None = None) -> CardFileError:
-        return CardFileError(message, path=self.path, line=line, field=field)
+        """The error for `field`, at `line` or else where the file writes the field (`line_of_field`)."""
+        return CardFileError(message, path=self.path, line=line if line is not None else self.line_of_field(field),
+                             field=field)
+
+    def line_of_field(self, field: str) -> int | None:
+        """Where the file writes `field`: `movement.market[3].row` at that key of the fourth `[[movement.market]]`
+        (or the entry's header), `meta.notes` at that key of `[meta]`, `movement.market` or `rules` at the first
+        header of that name; None when the file writes none of them (a missing table, an inline array)."""
+        indexed = re.fullmatch(r"([A-Za-z_.]+)\[(\d+)\](?:\.([A-Za-z_]+))?.*", field)
+        if indexed:
+            header, index, key = indexed.group(1), int(indexed.group(2)), indexed.group(3)
+            return self.entry_line(header, index, key, None) if key else self.header_line(header, index)
+        found = self.header_line(field, 0)
+        if found is not None or "." not in field:
+            return found
+        table, _, key = field.rpartition(".")
+        header_re = re.compile(r"^\s*\[\s*" + re.escape(table) + r"\s*\]")
+        key_re = re.compile(r"^\s*" + re.escape(key) + r"\s*=")
+        start = next((i for i, line in enumerate(self.lines) if header_re.match(line)), None)
+        if start is None:
+            return None
+        for i in range(start + 1, len(self.lines)):
+            if self.lines[i].lstrip().startswith("["):
+                break
+            if key_re.match(self.lines[i]):
+                return i + 1
+        return start + 1
+
+    def header_line(self, header: str, index: int) -> int | None:
+        """The line of the `index`-th `[[header]]` (or, for index 0, of `[header]`); None if there is none."""
+        array_re = re.compile(r"^\s*\[\[\s*" + re.escape(header) + r"\s*\]\]")
+        starts = [i for i, line in enumerate(self.lines, start=1) if array_re.match(line)]
+        if index < len(starts):
+            return starts[index]
+        table_re = re.compile(r"^\s*\[\s*" + re.escape(header) + r"\s*\](?!\])")
+        if index == 0:
+            return next((i for i, line in enumerate(self.lines, start=1) if table_re.match(line)), None)
+        return None
 
     def line_of_entry(self, header: str, key: str, value: object) -> int | None:
         """The line of `key = value` inside the first `[[header]]` block that holds it."""
