@@ -148,6 +148,8 @@ BROKEN = [
                  "min_profit = 1\nvictims = { children = 0, adults = 1",
                  "[[display.acceptance_chart]]\nmin_profit = 1", "display.acceptance_chart",
                  "rows must start at min_profit = 0", id="chart-not-from-zero"),
+    pytest.param("min_profit = 5\n", "min_profit = 1\n", "[[display.acceptance_chart]]\nmin_profit = 0",
+                 "display.acceptance_chart", "ascend strictly", id="chart-descending"),
     # The line named is the pile entry's first key (the loader names an entry's line for the fields of its lists).
     pytest.param("cards = [13, 14, 15, 16]", 'cards = [13, "14", 15, 16]',
                  'kind = "print_media"\nname = "Print Media"',
@@ -440,6 +442,12 @@ def test_a_supply_that_exactly_covers_set_up_loads(tmp_path: Path) -> None:
     path = tmp_path / "exact.toml"
     path.write_text(TEXT.replace("victims = 40", "victims = 6"), encoding="utf-8")
     assert load_cards(path).supply[TokenKind.VICTIMS] == 6
+
+
+def test_a_zone_left_out_of_set_up_victims_starts_with_none(tmp_path: Path) -> None:
+    path = tmp_path / "no-elderly.toml"
+    path.write_text(TEXT.replace("middle_age = 3\nelderly = 0\n", "middle_age = 3\n"), encoding="utf-8")
+    assert load_cards(path).display.setup_victims == (1, 2, 3, 0)
 
 
 def test_a_full_doubt_column_at_set_up_loads(tmp_path: Path) -> None:
