@@ -408,13 +408,13 @@ def messaging_check(before: GameState, action: Action, after: GameState) -> str 
                 "(ruling messaging-zones=one-zone)")
     if before.rulings.get("messaging-zones") == "any-zones":
         # The same Messaging goes on to another Zone, with the icon Messaging this Zone did not use.
-        icons = before.pending[0].icons
-        left = max(0, icons - messaging_price(before, action))
+        icons, price = before.pending[0].icons, messaging_price(before, action)
+        left = max(0, icons - price)
         follow = after.pending[0] if after.pending else None
         if isinstance(follow, Messaging):
             if follow.icons != left:
-                return (f"{action} used icons of the {icons} the Messaging had; it goes on with {left} left "
-                        f"(ruling messaging-zones=any-zones), not {follow.icons}")
+                return (f"{action} cost {price}, paid first from the {icons} icon Messaging: the Messaging goes on "
+                        f"with {left} icons (ruling messaging-zones=any-zones), not {follow.icons}")
         elif _cheapest_message(after) <= left + after.messaging:
             # A choice with nothing to choose passes by itself, so the Messaging may end only if nothing is affordable.
             return (f"{action} ended the Messaging, yet {left} icon Messaging and {after.messaging} tokens still pay "
