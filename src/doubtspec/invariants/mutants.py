@@ -34,11 +34,12 @@ from doubtspec.model.cards import (
     Zone,
 )
 from doubtspec.model.game import Game
-from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Side
+from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, OutcomeReason, Side
 from doubtspec.model.steps import (
     Agitation,
     CompanyDraw,
     Effect,
+    FillMarket,
     Messaging,
     ResolveEffect,
     StartCompanyTurn,
@@ -292,6 +293,18 @@ def _draw_without_reshuffle() -> tuple[Patch, ...]:
             w.pending = (CompanyDraw(head.count, silent=False), *w.pending[1:])
 
     return ((company, "resolve_effect", resolve_effect),)
+
+
+def _spent_market_deck_waits() -> tuple[Patch, ...]:
+    original = engine._chance_ready
+
+    def chance_ready(w: Work, step: object) -> bool:
+        # With the Market deck and the discards spent, an empty Market space still waits for a card.
+        if isinstance(step, FillMarket) and not w.m_deck and not w.m_discard and NO_CARD in w.market:
+            return True
+        return original(w, step)
+
+    return ((engine, "_chance_ready", chance_ready),)
 
 
 def _lobby_without_profit() -> tuple[Patch, ...]:
@@ -837,6 +850,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            _reshuffle_first_ignored),
     Mutant("draw-without-reshuffle", "A card's draw in the Play Phase with the deck empty draws nothing, instead of "
            "reshuffling the discards without the Sequence.", ("rule.empty-draw-offers",), _draw_without_reshuffle),
+    Mutant("spent-market-deck-waits", "With the Market deck and the Movement's discards spent, an empty Market "
+           "space still waits for a card, and the game stalls.", ("rule.organize-offers",), _spent_market_deck_waits),
     Mutant("lobby-without-profit", "A Lobby effect offers cards to put Profit on when the Company has none.",
            ("lobby.offers",), _lobby_without_profit),
     Mutant("messaging-icons-reused", "Under ruling messaging-zones=any-zones the Messaging goes on to the next Zone "

@@ -258,7 +258,8 @@ def _organize_offers(state: GameState) -> str | None:
     from, which generated games seldom do and the steering rarely follows with a play; giving the
     Movement the Influence the space costs (from the supply) and buying it, every card of the hand
     must be offered, removing a Tableau card exactly when the Tableau is at its limit (Tableau), and
-    each end's first free play must do what `rule.organize-play` says.
+    each end's first free play must do what `rule.organize-play` says. Then the same buy with the
+    Market deck spent (`_spent_market_deck`).
     """
     if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or not state.m_hand:
         return None
@@ -295,6 +296,29 @@ def _organize_offers(state: GameState) -> str | None:
             message = _organize_play(bought, play, engine.apply(bought, play))
             if message is not None:
                 return f"after buying the Organize space {space}: {message}"
+    return _spent_market_deck(probe, space)
+
+
+def _spent_market_deck(probe: GameState, space: int) -> str | None:
+    """Organize with the Market deck and the Movement's discards both spent and another space empty.
+
+    Only the discards renew an empty Market deck (Movement Cards, Discard), so with both spent nothing
+    refills the space; generated games never spend the Market deck. The space must stay empty after the
+    free play is declined, and the game go on.
+    """
+    other = next((i for i, card in enumerate(probe.market) if i != space and card != NO_CARD), None)
+    if other is None:
+        return None
+    market = tuple(NO_CARD if i == other else card for i, card in enumerate(probe.market))
+    spent = dataclasses.replace(probe, m_deck=(), m_discard=(), market=market)
+    after = engine.apply(spent, MovementBuy(space, ()))
+    if Skip(Side.MOVEMENT) in engine.legal_actions(after):
+        after = engine.apply(after, Skip(Side.MOVEMENT))
+    where = f"with the Market deck and the discards spent, buying the Organize space {space}"
+    if after.market[other] != NO_CARD:
+        return f"{where} refilled space {other} with card {after.market[other]} from nowhere"
+    if after.outcome is None and not engine.legal_actions(after):
+        return f"{where} left no legal move (next step: {after.pending[0] if after.pending else None})"
     return None
 
 def _movement_buy(before: GameState, action: Action, after: GameState) -> str | None:
@@ -740,7 +764,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                         "with the Bonuses aligned with the adjacent face-up card.",
                         (S.BUYING_A_CARD, S.PLAYING_A_CARD), _organize_play),
     StateInvariant("rule.organize-offers", "Buying the Organize space's card offers a free play from the hand at "
-                   "either end, which does what `rule.organize-play` says.",
+                   "either end, which does what `rule.organize-play` says; with the Market deck and the discards "
+                   "spent, the empty spaces stay empty and the game goes on.",
                    (S.BUYING_A_CARD, S.PLAYING_A_CARD), _organize_offers),
     TransitionInvariant("rule.pass", "Passing gains one Influence, or two with none at all; nothing else changes.",
                         (S.MOVEMENT_ON_YOUR_GO,), _pass),
