@@ -400,17 +400,7 @@ class _Loader:
         if found is not None or "." not in field:
             return found
         table, _, key = field.rpartition(".")
-        header_re = re.compile(r"^\s*\[\s*" + re.escape(table) + r"\s*\]")
-        key_re = re.compile(r"^\s*" + re.escape(key) + r"\s*=")
-        start = next((i for i, line in enumerate(self.lines) if header_re.match(line)), None)
-        if start is None:
-            return None
-        for i in range(start + 1, len(self.lines)):
-            if self.lines[i].lstrip().startswith("["):
-                break
-            if key_re.match(self.lines[i]):
-                return i + 1
-        return start + 1
+        return self.key_in_table(table, key) or self.header_line(table, 0)
 
     def header_line(self, header: str, index: int) -> int | None:
         """The line of the `index`-th `[[header]]` (or, for index 0, of `[header]`); None if there is none."""
@@ -459,7 +449,12 @@ class _Loader:
         return starts[index] + 1
 
     def line_in_table(self, table: str, key: str) -> int | None:
-        """The line of `key = ...` inside the `[table]` section (keys such as `victims` recur elsewhere)."""
+        """The line of `key = ...` inside the `[table]` section (keys such as `victims` recur elsewhere), or else
+        its first line anywhere."""
+        return self.key_in_table(table, key) or self.line_of_key(key)
+
+    def key_in_table(self, table: str, key: str) -> int | None:
+        """The line of `key = ...` inside the `[table]` section; None if the section does not write it."""
         header_re = re.compile(r"^\s*\[\s*" + re.escape(table) + r"\s*\]")
         key_re = re.compile(r"^\s*" + re.escape(key) + r"\s*=")
         inside = False
@@ -470,7 +465,7 @@ class _Loader:
                 break
             elif inside and key_re.match(line):
                 return i
-        return self.line_of_key(key)
+        return None
 
     def line_of_key(self, key: str) -> int | None:
         key_re = re.compile(r"^\s*" + re.escape(key) + r"\s*=")

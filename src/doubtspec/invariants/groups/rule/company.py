@@ -231,15 +231,11 @@ def _reshuffling_draw(state: GameState, card: int) -> str | None:
     if not plays:
         return None
     play = min(plays, key=lambda a: len(a.pay))
-    after = engine.apply(probe, play)
-    message = _company_play(probe, play, after)
-    scored = after
-    for _ in range(_PLAY_STEPS):
-        if message is not None or after.outcome is not None or not after.pending:
-            break
-        after = engine.apply(after, engine.legal_actions(after)[0])
-    if message is not None or after.outcome is not None or after.pending:
-        return None if message is None else f"with the deck empty and the discards full: {message}"
+    scored, after, message = _follow_play(probe, play)
+    if message is not None:
+        return f"with the deck empty and the discards full: {message}"
+    if after.outcome is not None or after.pending:
+        return None
     kept = len(hand) - 1 - len(play.pay)
     if len(after.c_hand) != kept + draws:
         return (f"with the deck empty and {len(discard)} cards in the discard pile, {play} (drawing {draws}) ended "
@@ -255,18 +251,28 @@ def _reshuffling_draw(state: GameState, card: int) -> str | None:
     return None
 
 
-def _play_through(probe: GameState, play: PlayStandard) -> str | None:
-    after = engine.apply(probe, play)
+def _follow_play(probe: GameState, play: PlayStandard) -> tuple[GameState, GameState, str | None]:
+    """`play` applied to `probe`, then its choices and draws with the first option (at most `_PLAY_STEPS`).
+
+    Returns the state right after the play, the state where following it stopped (the play over, the
+    game over, or the steps used up) and what `rule.company-play` or the way through found wrong.
+    """
+    first = after = engine.apply(probe, play)
     message = _company_play(probe, play, after)
     for _ in range(_PLAY_STEPS):
         if message is not None or after.outcome is not None or not after.pending:
             break
         choices = engine.legal_actions(after)
         if not choices:
-            return f"{play} left no legal move (next step: {after.pending[0]})"
+            return first, after, f"{play} left no legal move (next step: {after.pending[0]})"
         if engine.current_actor(after) is Actor.CHANCE and not after.c_deck:
-            return f"{play} offers a draw ({after.pending[0]}) from an empty deck"
+            return first, after, f"{play} offers a draw ({after.pending[0]}) from an empty deck"
         after = engine.apply(after, choices[0])
+    return first, after, message
+
+
+def _play_through(probe: GameState, play: PlayStandard) -> str | None:
+    _, after, message = _follow_play(probe, play)
     if message is not None or after.outcome is not None or after.pending:
         return message
     if card_total := Counter(after.c_hand + after.c_deck + after.c_discard) - Counter(probe.c_hand):

@@ -28,6 +28,7 @@ from doubtspec.model.cards import (
     GainInfluence,
     MarketAction,
     TokenKind,
+    Zone,
 )
 from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, OutcomeReason, Phase, Side
 from doubtspec.model.steps import Agitation, Messaging
@@ -414,10 +415,9 @@ def _pass(before: GameState, action: Action, after: GameState) -> str | None:
 def _cheapest_message(state: GameState) -> float:
     """Messaging: the least a Message costs in `state` (the bottom Doubt of a column, or one for a Victim of a
     Zone with no Doubt left); infinite when there is nothing to remove."""
-    values = state.cards.display.doubt_values
-    prices = [values[zone][count - 1] if count else 1 for zone, count in enumerate(state.doubt)
-              if count or state.victims[zone]]
-    return min(prices, default=float("inf"))
+    cheapest = [Message(zone, 1, 0) if state.doubt[zone] else Message(zone, 0, 1) for zone in Zone
+                if state.doubt[zone] or state.victims[zone]]
+    return min((messaging_price(state, message) for message in cheapest), default=float("inf"))
 
 
 def messaging_check(before: GameState, action: Action, after: GameState) -> str | None:
