@@ -128,6 +128,9 @@ BROKEN = [
                  "rules.tableau_limit", "must be at least 1", id="zero-tableau-limit"),
     pytest.param("stacks_dealt = 7", "stacks_dealt = -1", "stacks_dealt = -1",
                  "rules.stacks_dealt", "must be at least 0", id="negative-stacks-dealt"),
+    pytest.param('number = 1\nname = "Cigarette Labeling Act"', 'number = 0\nname = "Cigarette Labeling Act"',
+                 'number = 0\nname = "Cigarette Labeling Act"', "goal G0.number", "must be at least 1",
+                 id="goal-number-zero"),
     # A key missing from a card is named at its entry, past the sub-tables of the entry before it.
     pytest.param('name = "Sales Representative"\nkind = "sales"\nbudget = 2\n',
                  'name = "Sales Representative"\nkind = "sales"\n', 'number = 5\nname = "Sales Representative"',
@@ -462,6 +465,20 @@ def test_a_market_the_deck_exactly_fills_loads(tmp_path: Path) -> None:
     path = tmp_path / "wide.toml"
     path.write_text(TEXT.replace(_MARKET_END, _MARKET_END + _extra_spaces(27)), encoding="utf-8")
     assert len(load_cards(path).market) == 33
+
+
+def test_icons_and_passives_left_out_count_zero(tmp_path: Path) -> None:
+    # A card file need not write the counts it has none of: each one left out is zero.
+    written = ('icons = { research = 0, messaging = 2, agitation = 0 }\nbonuses = { left = ["messaging"], right = '
+               '["messaging"] }\npassive = { influence = 0, messaging = 1, agitation = 0, refresh = 0 }')
+    path = tmp_path / "sparse.toml"
+    path.write_text(TEXT.replace(written, 'icons = { messaging = 2 }\nbonuses = { left = ["messaging"], right = '
+                                          '["messaging"] }\npassive = { messaging = 1 }'), encoding="utf-8")
+    card = next(c for c in load_cards(path).movement.values() if c.name == "Counter-Advertising Spots")
+    assert (card.icons.research, card.icons.messaging, card.icons.agitation) == (0, 2, 0)
+    passive = card.passive
+    counts = (passive.influence, passive.messaging, passive.agitation, passive.refresh, passive.research)
+    assert counts == (0, 1, 0, 0, 0)
 
 
 def test_a_one_row_chart_seeds_every_reshuffle_with_its_row(shipped: CardSet) -> None:

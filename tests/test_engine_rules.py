@@ -378,6 +378,22 @@ def test_doubt_fills_the_chosen_column_and_skips_full_ones(base: GameState) -> N
     assert legal_actions(nxt) == (PlaceDoubt(Zone.MIDDLE_AGE),)
 
 
+def test_an_effect_of_three_doubt_places_each_of_them(base: GameState) -> None:
+    """Standard Effects, Adding Doubt: an effect of three Doubt (a count no shipped card prints) places three."""
+    frank = 2
+    card = base.cards.company[frank]
+    assert card.standard is not None
+    tripled = replace(card, standard=replace(card.standard, effects=(AddDoubt(DoubtGroup.I, 3),)))
+    cards = replace(base.cards, company={**base.cards.company, frank: tripled})
+    state = resupply(replace(company_turn(base, c_hand=(frank, 3)), game=Game(cards), doubt=(0, 0, 0, 0)))
+    state = play(state, PlayStandard(frank, (3,)))
+    placed = 0
+    while free_actions(state, PlaceDoubt):
+        state = play(state, PlaceDoubt(Zone.CHILDREN if state.doubt[Zone.CHILDREN] < 3 else Zone.ADULTS))
+        placed += 1
+    assert placed == 3 and state.doubt == (3, 0, 0, 0)
+
+
 @pytest.mark.parametrize(("choice", "first"), [("after-effects", DoubtGroup.I), ("before-effects", DoubtGroup.II)])
 def test_trigger_timing(base: GameState, choice: str, first: DoubtGroup) -> None:
     """Standard Effects; ruling trigger-timing: the card's own effects before or after its Reserve's."""

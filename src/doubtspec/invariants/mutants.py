@@ -551,6 +551,22 @@ _reshuffle_before_drawing = _draw_order_forced(False)
 _reshuffle_first_ignored = _draw_order_forced(True)
 
 
+def _trigger_timing_swapped() -> tuple[Patch, ...]:
+    original = company.play_standard
+
+    def play_standard(w: Work, card: int, pay: tuple[int, ...]) -> None:
+        # The play reads ruling trigger-timing the other way round: its trigger fires before the card's own
+        # effects under after-effects, and after them under before-effects.
+        chosen = w.game.trigger_after
+        object.__setattr__(w.game, "trigger_after", not chosen)
+        try:
+            original(w, card, pay)
+        finally:
+            object.__setattr__(w.game, "trigger_after", chosen)
+
+    return ((company, "play_standard", play_standard),)
+
+
 def _goal_victory_only_exact() -> tuple[Patch, ...]:
     original = movement.achieve
 
@@ -857,6 +873,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("messaging-icons-reused", "Under ruling messaging-zones=any-zones the Messaging goes on to the next Zone "
            "with all its icons again, not with those left over (caught only by the ruling variants).",
            ("rule.messaging", "doubt.messaging-tokens-offers"), _messaging_icons_reused),
+    Mutant("trigger-timing-swapped", "A standard play's trigger fires before the card's own effects, although "
+           "ruling trigger-timing says after them.", ("rule.trigger-timing",), _trigger_timing_swapped),
     Mutant("goal-victory-only-exact", "A Goal that takes the Movement past the Goal points to win, not exactly to "
            "them, lets the game go on.", ("outcome.goal-victory-offers",), _goal_victory_only_exact),
     Mutant("no-flips", "The Movement is never offered to pay by flipping face-up cards.", ("rule.flip-offers",),

@@ -33,7 +33,7 @@ from doubtspec.model.cards import (
     TokenKind,
 )
 from doubtspec.model.state import NO_CARD, TOKEN_INDEX, Actor, GameState, Phase, Side
-from doubtspec.model.steps import ResolveEffect
+from doubtspec.model.steps import Activate, CompanyDraw, Effect, FinishPlay, ResolveEffect
 from doubtspec.rulebook import Section
 
 S = Section
@@ -78,17 +78,26 @@ def _company_play(before: GameState, action: Action, after: GameState) -> str | 
     return None
 
 
+def _triggers_first(state: GameState) -> bool:
+    """Whether the Reserve cards a standard play triggers resolve before its own effects (ruling trigger-timing)."""
+    return state.rulings.get("trigger-timing") == "before-effects"
+
+
 def _standard_amounts(before: GameState, action: PlayStandard, after: GameState, effects: tuple[object, ...],
                       trigger: object, icon: object) -> str | None:
-    """A play that resolved in one step: Victims, Profit and discounts are its effects' and its triggers'."""
-    everything = list(effects)
+    """A play that resolved in one step: Victims, Profit and discounts are its effects' and its triggers'.
+
+    The order matters only when a supply runs short: what resolves first takes what is left.
+    """
+    triggered: list[object] = []
     if trigger is not None:
         for card in before.c_reserve:
             data = before.game.company_card(card)
             reserve = data.reserve
             if reserve is not None and reserve.trigger is trigger and reserve.icon is icon \
                     and data.kind not in before.banned:
-                everything.extend(reserve.effects)
+                triggered.extend(reserve.effects)
+    everything = [*triggered, *effects] if _triggers_first(before) else [*effects, *triggered]
     victims = list(before.victims)
     victim_supply = in_supply(before, TokenKind.VICTIMS)
     profit_supply = in_supply(before, TokenKind.PROFIT)
@@ -111,6 +120,42 @@ def _standard_amounts(before: GameState, action: PlayStandard, after: GameState,
         return f"{action} left the Company {after.profit} Profit; its effects make {profit}"
     if after.discount != discount:
         return f"{action} left a discount of {after.discount}; its effects make {discount}"
+    return None
+
+
+def _trigger_timing(before: GameState, action: Action, after: GameState) -> str | None:
+    """A standard play's trigger fires after all of the card's own effects, or before any of them.
+
+    Under trigger-timing=after-effects the activation waits behind the card's effects: once it has fired, what
+    is left of the play (before the card is discarded) can only be its Reserve cards' effects. Under
+    before-effects it fires at once, so it is never left waiting when the play stops for a choice.
+    """
+    if not isinstance(action, PlayStandard) or before.pending:
+        return None
+    side = before.game.company_card(action.card).standard
+    if side is None or side.trigger is None:
+        return None
+    waiting = Activate(side.trigger, side.icon) in after.pending
+    if _triggers_first(before):
+        if waiting:
+            return (f"{action}: the Reserve cards its trigger activates wait behind the card's own effects; under "
+                    f"trigger-timing=before-effects they resolve first")
+        return None
+    if waiting:
+        return None
+    # Every Reserve card that shares the trigger and the icon may have fired (bans are `ban.*`'s business).
+    triggered = {effect for card in before.c_reserve
+                 if (reserve := before.game.company_card(card).reserve) is not None
+                 and reserve.trigger is side.trigger and reserve.icon is side.icon
+                 for effect in reserve.effects}
+    for step in after.pending:
+        if step == FinishPlay(action.card):
+            break
+        own = (step.effect not in triggered if isinstance(step, Effect | ResolveEffect)
+               else isinstance(step, CompanyDraw) and not any(isinstance(e, DrawCards) for e in triggered))
+        if own:
+            return (f"{action}: its trigger has fired while the card's own effect ({step}) is still to resolve; "
+                    f"under trigger-timing=after-effects the Reserve cards activate after the card's effects")
     return None
 
 
@@ -574,6 +619,10 @@ INVARIANTS: tuple[Invariant, ...] = (
                         "A play pays its side's cost from the hand; a Reserve play adds the card at the Reserve's "
                         "right end; a standard play resolves exactly its effects and triggers; nothing else changes.",
                         (S.SPENDING_BUDGET, S.STANDARD_EFFECTS, S.RESERVE_EFFECTS), _company_play),
+    TransitionInvariant("rule.trigger-timing",
+                        "A standard play's trigger activates the Reserve cards after all of the card's own effects "
+                        "(ruling trigger-timing=after-effects) or before any of them (before-effects).",
+                        (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS), _trigger_timing),
     StateInvariant("rule.empty-draw-offers", "A play that draws with the deck and the discard pile empty draws "
                    "nothing and goes on to the Reserve cards it triggers; with the deck empty and the discards "
                    "full it reshuffles them without the Sequence and draws all it says.",
