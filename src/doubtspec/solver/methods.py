@@ -16,6 +16,7 @@ from doubtspec.model.actions import Action
 from doubtspec.model.game import Game
 from doubtspec.solver import exhaustive
 from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, hunt
+from doubtspec.solver.star_hunt import StarHuntSettings, star_hunt
 from doubtspec.solver.unrolling import bmc
 from doubtspec.solver.unrolling.bmc import Caps
 from doubtspec.solver.verdict import Budget, TurnProof, TurnVerdict
@@ -50,6 +51,30 @@ class HuntMethod:
         if self.result.found is None:
             return []
         return [TurnProof(self.result.found, TurnVerdict.POSSIBLE, self.name, time.perf_counter() - started)]
+
+
+@dataclass(slots=True)
+class StarHuntMethod:
+    """The star hunt (`doubtspec.solver.star_hunt`): a POSSIBLE (with a witness) at the first turn from
+    `first_turn` where one of its star schedules is met, or nothing."""
+
+    game: Game
+    settings: StarHuntSettings | None = None
+    at_most: dict[int, int] = field(default_factory=dict)
+    """Round to the most stars proved possible after it (schedules beyond these are not hunted)."""
+    name: str = "star-hunt"
+    result: HuntResult | None = None
+
+    @property
+    def witness(self) -> tuple[Action, ...] | None:
+        return None if self.result is None else self.result.actions
+
+    def decide(self, by_turn: int, budget: Budget, first_turn: int = 1) -> list[TurnProof]:
+        deadline = None if budget.deadline == float("inf") else budget.deadline
+        self.result = star_hunt(self.game, by_turn, first_turn, self.settings, deadline, self.at_most)
+        if self.result.found is None:
+            return []
+        return [TurnProof(self.result.found, TurnVerdict.POSSIBLE, self.name, self.result.seconds)]
 
 
 @dataclass(slots=True)

@@ -26,6 +26,7 @@ from enum import Enum
 from typing import Any
 
 from doubtspec.errors import OptionError
+from doubtspec.model.actions import Action
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, OutcomeReason
 from doubtspec.solver import progress
@@ -34,7 +35,7 @@ from doubtspec.solver.abstraction.company_schedules import ScheduleProver
 from doubtspec.solver.abstraction.movement_prover import MovementProver, movement_abstraction
 from doubtspec.solver.abstraction.prover import AbstractionProver
 from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, turn_reached
-from doubtspec.solver.methods import HuntMethod, UnrollingMethod, caps_text
+from doubtspec.solver.methods import HuntMethod, StarHuntMethod, UnrollingMethod, caps_text
 from doubtspec.solver.unrolling import bmc
 from doubtspec.solver.unrolling.bmc import BoundResult, Caps
 from doubtspec.solver.unrolling.encoding import Out, Tables
@@ -93,6 +94,12 @@ one the abstraction found possible (where the exact check is what is needed) or 
 stops early. Where the abstraction stalls, the unrolling decided no turn past it on the shipped set
 (Goal Victory at turn 7, Profit at turn 4) and took most of the question's memory (2.1 GiB for
 `profit --by-turn 12`); the Movement's refinement makes the witnesses at the turns it cannot rule out."""
+STAR_HUNT_MIN_S = 30.0
+"""The hunt's share from which the stars question runs the star hunt (`doubtspec.solver.star_hunt`) before the
+generic hunt: one pass of it takes about 12 CPU-seconds on the shipped set, where it finds the Star Victory at turn
+6 (the generic hunt's is at turn 8)."""
+STAR_HUNT_SHARE = 2 / 3
+"""Of the hunt's share, what the star hunt may use; the generic hunt gets the rest (and all of it without a find)."""
 COMPANY_LONG_SHARE = 0.5
 """For the Company's schedule prover, on a budget of `COMPANY_LONG_BUDGET_S` or more: the share of its first
 pass, before the hunt (instead of `QUICK_SHARE`). Its bounds that Z3 leaves open go to CP-SAT, which needs 40 s
@@ -164,7 +171,7 @@ class Answer:
     checks: list[BoundResult] = field(default_factory=list)
     witness: Witness | None = None
     witness_from: str | None = None
-    """'unrolling' or 'hunt': which method found the witness."""
+    """'unrolling', 'hunt', 'star-hunt' or 'abstraction': which method found the witness."""
     proved_none_by: int = 0
     """The last turn proved impossible (0: none): no run reaches the target by this turn."""
     hunt: HuntResult | None = None
@@ -364,23 +371,22 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
             elif settled.verdict is TurnVerdict.POSSIBLE:
                 abstract_open = False  # possible in the abstraction: it can prove nothing from this turn on
     if use_hunt and proved < query.by_turn and not _refined(prover):
-        hunter = HuntMethod(game, target, progress_of(query), opponent is Opponent.PASSIVE or query.side_is_company,
-                            hunt_settings)
-        found = hunter.decide(query.by_turn, budget.share(HUNT_SHARE))
-        answer.hunt = hunter.result
-        if found and hunter.witness is not None:
-            final = replay_actions(game, hunter.witness)
-            if not target(final):
-                raise AssertionError("a hunted witness did not meet its target on replay")
-            answer.witness = Witness(hunter.witness, final)
-            answer.witness_from = "hunt"
-            answer.earliest = turn_reached(final)
-            if proved >= answer.earliest:
-                raise AssertionError(f"the abstraction proved turn {proved} impossible, the hunt reached the target "
-                                     f"at turn {answer.earliest}: the abstraction is not sound for this card file")
-            answer.status = "yes"
-            answer.proofs.add(TurnProof(answer.earliest, TurnVerdict.POSSIBLE, "hunt", found[0].seconds))
-            upto = answer.earliest - 1 if earliest else 0
+        hunt_budget = budget.share(HUNT_SHARE)
+        hunters: list[tuple[HuntMethod | StarHuntMethod, Budget]] = []
+        if query.kind is QueryKind.STARS and hunt_settings is None and hunt_budget.left() >= STAR_HUNT_MIN_S:
+            # First the hunt aimed at star schedules, from the first turn not proved impossible (on the shipped set
+            # the generic hunt's third star comes at turn 8, this one's at turn 6), then the generic hunt.
+            at_most = prover.stars_at_most() if isinstance(prover, ScheduleProver) else {}
+            hunters.append((StarHuntMethod(game, at_most=at_most), hunt_budget.share(STAR_HUNT_SHARE)))
+        hunters.append((HuntMethod(game, target, progress_of(query),
+                                   opponent is Opponent.PASSIVE or query.side_is_company, hunt_settings), hunt_budget))
+        for hunter, share in hunters:
+            found = hunter.decide(query.by_turn, share, first_turn=proved + 1)
+            answer.hunt = hunter.result
+            if found and hunter.witness is not None:
+                _take_witness(answer, game, target, hunter.witness, hunter.name, proved, found[0].seconds)
+                upto = answer.earliest - 1 if earliest and answer.earliest is not None else 0
+                break
     # The abstraction again, with the time the hunt left: its "impossible" is the game's, with no caps.
     if prover is not None and abstract_open and proved < upto and budget.can_start():
         for settled in prover.decide(upto, budget.share(ABSTRACTION_SHARE), first_turn=proved + 1):
@@ -424,6 +430,22 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
     answer.cpu_seconds = time.process_time() - cpu_started
     answer.peak_memory_mib = peak_memory_mib()
     return answer
+
+
+def _take_witness(answer: Answer, game: Game, target: Target, actions: tuple[Action, ...], method: str, proved: int,
+                  seconds: float) -> None:
+    """A hunted game as the answer's witness, once replayed through the engine's checked `play`."""
+    final = replay_actions(game, actions)
+    if not target(final):
+        raise AssertionError("a hunted witness did not meet its target on replay")
+    answer.witness = Witness(actions, final)
+    answer.witness_from = method
+    answer.earliest = turn_reached(final)
+    if proved >= answer.earliest:
+        raise AssertionError(f"the abstraction proved turn {proved} impossible, the {method} reached the target "
+                             f"at turn {answer.earliest}: the abstraction is not sound for this card file")
+    answer.status = "yes"
+    answer.proofs.add(TurnProof(answer.earliest, TurnVerdict.POSSIBLE, method, seconds))
 
 
 def _refined(prover: AbstractionProver | ScheduleProver | None) -> bool:

@@ -523,6 +523,11 @@ class ScheduleProver:
                 break
         return proofs
 
+    def stars_at_most(self) -> dict[int, int]:
+        """Round to the most stars after it, as far as proved (a bound not proved is the round before's plus one:
+        a round runs at most one Sequence, which earns at most one star). Empty for the Profit question."""
+        return dict(self._stars_at_most) if self.target == STAR else {}
+
     def lemma_names(self) -> list[str]:
         """The lemmas the answers so far rest on: the proved candidates, and the box when CP-SAT proved a fact."""
         return ([lemma.name for lemma in self.lemmas] + ([BOX_LEMMA] if self.used_box else [])
