@@ -26,6 +26,7 @@ from doubtspec.solver.abstraction import Budget, RoundBmc, spacer_check
 from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstraction
 from doubtspec.solver.abstraction.company_schedules import ScheduleProver
 from doubtspec.solver.queries import Answer, Opponent, QueryKind, solve, solve_goals
+from doubtspec.solver.star_hunt import star_hunt
 from doubtspec.solver.unrolling import bmc
 from doubtspec.solver.unrolling.bmc import Caps
 from doubtspec.solver.unrolling.encoding import Out
@@ -181,6 +182,28 @@ def test_bench_stars_by_turn_twelve_question(benchmark: Any) -> None:
                                 rounds=1, iterations=1)
     _record_answer(benchmark, answer)
     assert answer.status == "yes" and answer.witness is not None
+
+
+@pytest.mark.benchmark
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "first_turn", "at_most"), [("shipped", 6, {3: 0}), ("large", 5, {})])
+def test_bench_star_hunt(benchmark: Any, name: str, first_turn: int, at_most: dict[int, int]) -> None:
+    """The star hunt alone, from the first turn the schedule prover leaves open (the shipped set: turn 6 with the
+    round-3 star bound, where it finds the Star Victory in about 12 CPU-seconds; the large file: turn 5)."""
+    found = benchmark.pedantic(star_hunt, args=(FILES[name], 12, first_turn),
+                               kwargs={"at_most": at_most}, rounds=1, iterations=1)
+    _record(benchmark, found=found.found, states=found.states, seconds=round(found.seconds, 2))
+    assert found.found is not None and found.found >= first_turn
+
+
+@pytest.mark.benchmark
+@pytest.mark.slow
+def test_bench_stars_by_turn_twelve_earliest(benchmark: Any) -> None:
+    """`stars --by-turn 12` with a 300-second budget: the earliest Star Victory proved (turn 6 on the shipped set)."""
+    answer = benchmark.pedantic(solve, args=(SHIPPED, QueryKind.STARS, 12), kwargs={"timeout_s": 300.0},
+                                rounds=1, iterations=1)
+    _record_answer(benchmark, answer)
+    assert answer.status == "yes" and answer.earliest == 6 and answer.earliest_exact
 
 
 @pytest.mark.benchmark
