@@ -37,7 +37,9 @@ from doubtspec.model.game import Game
 from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, OutcomeReason, Side
 from doubtspec.model.steps import (
     Agitation,
+    CheckProfitVictory,
     CompanyDraw,
+    DrawToHandSize,
     Effect,
     FillMarket,
     Messaging,
@@ -567,6 +569,48 @@ def _trigger_timing_swapped() -> tuple[Patch, ...]:
     return ((company, "play_standard", play_standard),)
 
 
+def _unlobby_after_play() -> tuple[Patch, ...]:
+    original = legal.unlobby_actions
+
+    def unlobby_actions(state: GameState) -> list[Action]:
+        # Lobbying can be taken back until the first buy, not only before the first play.
+        return original(dataclasses.replace(state, plays=state.buys))
+
+    return ((legal, "unlobby_actions", unlobby_actions),)
+
+
+def _removed_card_to_market_deck() -> tuple[Patch, ...]:
+    original = company.remove_market_card
+
+    def remove_market_card(w: Work, space: int) -> None:
+        # The removed Market card goes back into the Market deck instead of the Movement's discard pile.
+        card = w.market[space]
+        original(w, space)
+        discard = list(w.m_discard)
+        discard.remove(card)
+        w.m_discard = tuple(discard)
+        w.m_deck = sorted_with(w.m_deck, card)
+
+    return ((company, "remove_market_card", remove_market_card),)
+
+
+def _profit_before_draw() -> tuple[Patch, ...]:
+    original = company.start_draw_phase
+
+    def start_draw_phase(w: Work) -> None:
+        # The Reshuffle counts the Profit before the draw at step D, so a Company left short of cards wins on
+        # Profit instead of being Marginalized.
+        original(w)
+        steps = list(w.pending)
+        draw = next((i for i, s in enumerate(steps) if isinstance(s, DrawToHandSize)), None)
+        check = next((i for i, s in enumerate(steps) if isinstance(s, CheckProfitVictory)), None)
+        if draw is not None and check is not None and draw < check:
+            steps[draw], steps[check] = steps[check], steps[draw]
+            w.pending = tuple(steps)
+
+    return ((company, "start_draw_phase", start_draw_phase),)
+
+
 def _goal_victory_only_exact() -> tuple[Patch, ...]:
     original = movement.achieve
 
@@ -875,6 +919,13 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.messaging", "doubt.messaging-tokens-offers"), _messaging_icons_reused),
     Mutant("trigger-timing-swapped", "A standard play's trigger fires before the card's own effects, although "
            "ruling trigger-timing says after them.", ("rule.trigger-timing",), _trigger_timing_swapped),
+    Mutant("unlobby-after-play", "Lobbying can be taken back after the turn's first play, until the first buy.",
+           ("rule.unlobby-offers",), _unlobby_after_play),
+    Mutant("removed-card-to-market-deck", "A Market card the Company removes goes back into the Market deck.",
+           ("rule.remove-market",), _removed_card_to_market_deck),
+    Mutant("profit-before-draw", "A Reshuffle counts the Profit before the draw at step D, so a Company short of "
+           "cards wins on Profit instead of being Marginalized.", ("outcome.profit-offers", "outcome.profit-victory"),
+           _profit_before_draw),
     Mutant("goal-victory-only-exact", "A Goal that takes the Movement past the Goal points to win, not exactly to "
            "them, lets the game go on.", ("outcome.goal-victory-offers",), _goal_victory_only_exact),
     Mutant("no-flips", "The Movement is never offered to pay by flipping face-up cards.", ("rule.flip-offers",),

@@ -98,6 +98,18 @@ def _profit_offers(state: GameState) -> str | None:
     if ended not in (OutcomeReason.PROFIT_VICTORY, OutcomeReason.STAR_VICTORY, OutcomeReason.MARGINALIZATION):
         return (f"a Reshuffle that ends with {target} Profit held ended in "
                 f"{ended.value if ended is not None else 'no outcome'}")
+    # The same Reshuffle with four cards left to draw (the rest out of the game): the draw at step D
+    # comes before the Profit is counted (ruling profit-victory), so the Company is Marginalized first.
+    size = state.cards.rules.company_hand_size
+    cycle = (*state.c_deck, *state.c_discard, *state.c_hand)
+    short = dataclasses.replace(state, profit=max(state.profit, target), c_deck=cycle[:size - 1], c_discard=(),
+                                c_hand=(), c_removed=tuple(sorted((*state.c_removed, *cycle[size - 1:]))))
+    probe = engine.apply(short, EndBuy())
+    while probe.outcome is None and probe.phase in (Phase.COMPANY_DRAW, Phase.PACING):
+        probe = engine.apply(probe, engine.legal_actions(probe)[0])
+    if probe.outcome is not None and probe.outcome.reason is OutcomeReason.PROFIT_VICTORY:
+        return (f"a Reshuffle with {target} Profit held and {len(short.c_deck)} cards left to draw ended in a Profit "
+                f"Victory; the draw at step D comes first and Marginalizes the Company")
     return None
 
 
@@ -111,7 +123,13 @@ def _profit_victory(before: GameState, action: Action, after: GameState) -> str 
         if after.profit >= target:
             return f"a Reshuffle ended with {after.profit} Profit held, but the Company did not win"
         return None
-    if after.outcome.reason is OutcomeReason.PROFIT_VICTORY or after.profit < target:
+    if after.outcome.reason is OutcomeReason.PROFIT_VICTORY:
+        size = before.cards.rules.company_hand_size
+        if len(after.c_hand) < size:
+            return (f"a Reshuffle won on Profit with a hand of {len(after.c_hand)}; the Profit is counted after the "
+                    f"draw to {size}, and a hand left short is Marginalization")
+        return None
+    if after.profit < target:
         return None
     if after.outcome.reason in (OutcomeReason.MARGINALIZATION, OutcomeReason.STAR_VICTORY):
         return None  # decided earlier in the same Sequence
@@ -214,11 +232,12 @@ INVARIANTS: tuple[Invariant, ...] = (
                    "Economic Defeat happens exactly when the Company cannot play, or cannot buy, on its turn.",
                    (S.COMPANY_RULES, S.COMPANY_ON_YOUR_GO), _economic_defeat),
     StateInvariant("outcome.profit-offers",
-                   "Any Reshuffle played out with the winning Profit held ends in a Company victory (or first in"
-                   " Marginalization).",
+                   "Any Reshuffle played out with the winning Profit held ends in a Company victory, or first in"
+                   " Marginalization, which it does when fewer cards are left than the hand size.",
                    (S.COMPANY_RULES, S.RESHUFFLE_SEQUENCE), _profit_offers),
     TransitionInvariant("outcome.profit-victory",
-                        "A Reshuffle that ends with the Company holding 70 Profit wins the game for it.",
+                        "A Reshuffle that ends with the Company holding 70 Profit wins the game for it, counted "
+                        "after the draw at step D (ruling profit-victory).",
                         (S.COMPANY_RULES, S.RESHUFFLE_SEQUENCE), _profit_victory),
     StateInvariant("outcome.defeat-offers",
                    "With every kind in the Company's hand banned, its turn ends in Economic Defeat exactly when no "

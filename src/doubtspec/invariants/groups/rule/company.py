@@ -19,6 +19,7 @@ from doubtspec.model.actions import (
     PlaceDoubt,
     PlayReserve,
     PlayStandard,
+    RemoveFromMarket,
     Skip,
     TrashCard,
     Unlobby,
@@ -542,10 +543,12 @@ def _unlobby_offers(state: GameState) -> str | None:
     back, so generated games hardly play an Unlobby; lobbying every card with a different count than
     its neighbours (tokens from the supply), the engine must offer exactly one Unlobby per card
     carrying Profit, and each one taken (the first and last Market space, the first and last Goal)
-    must do what `rule.unlobby` says.
+    must do what `rule.unlobby` says. After the turn's first play, after one removal, and in the Buy
+    Phase, the same Lobbying may not be taken back at all.
     """
-    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays or state.unlobbied:
+    if not at_rest(state) or state.phase not in (Phase.COMPANY_PLAY, Phase.COMPANY_BUY):
         return None
+    allowed = state.phase is Phase.COMPANY_PLAY and not state.plays and not state.unlobbied
     goals = state.rulings.get("lobby-targets") == "market-and-goals"
     spare = in_supply(state, TokenKind.PROFIT) + sum(state.market_profit) + sum(state.goal_profit)
 
@@ -566,6 +569,12 @@ def _unlobby_offers(state: GameState) -> str | None:
     expected = {Unlobby(LobbyWhere.MARKET, i) for i, p in enumerate(market_profit) if p}
     expected |= {Unlobby(LobbyWhere.GOAL, i) for i, p in enumerate(goal_profit) if p}
     offered = [a for a in engine.legal_actions(probe) if isinstance(a, Unlobby)]
+    if not allowed:
+        if offered:
+            return (f"with {state.plays} plays made, Lobbying taken back {int(state.unlobbied)} times, in phase "
+                    f"{state.phase.value}, the engine offers {sorted(map(str, offered))}; Lobbying is taken back "
+                    f"only at the start of the turn, before the first play, once")
+        return None
     if set(offered) != expected:
         return (f"with Profit {list(market_profit)} on the Market and {list(goal_profit)} on the Goals, the engine "
                 f"offers {sorted(map(str, offered))}; one removal per card with Profit expected")
@@ -577,6 +586,29 @@ def _unlobby_offers(state: GameState) -> str | None:
         message = _unlobby(probe, action, engine.apply(probe, action))
         if message is not None:
             return f"with every card lobbied: {message}"
+    return None
+
+
+def _remove_market(before: GameState, action: Action, after: GameState) -> str | None:
+    """The Company's removal of a Market card: the card to the Movement's discard, its Lobbying to the supply.
+
+    Ruling remove-market-destination. The space stays empty (the Market is refilled only at Pacing and by
+    Organize), the Market deck is untouched, and the rest of the play may go on resolving.
+    """
+    if not isinstance(action, RemoveFromMarket):
+        return None
+    card, lobbied = before.market[action.space], before.market_profit[action.space]
+    if after.market != tuple(NO_CARD if i == action.space else c for i, c in enumerate(before.market)) \
+            or after.market_profit != tuple(0 if i == action.space else p for i, p in enumerate(before.market_profit)):
+        return (f"{action} left the Market {list(after.market)} with Profit {list(after.market_profit)}; only space "
+                f"{action.space} empties")
+    if after.m_discard != sorted_cards((*before.m_discard, card)) or after.m_deck != before.m_deck:
+        return (f"{action} left the Movement's discard {list(after.m_discard)} and Market deck of {len(after.m_deck)}; "
+                f"card {card} goes to the discard pile, the deck is untouched")
+    held_before = before.profit + in_supply(before, TokenKind.PROFIT)
+    returned = after.profit + in_supply(after, TokenKind.PROFIT) - held_before
+    if returned != lobbied:
+        return f"{action} returned {returned} Profit to the Company's supply and Profit; the card carried {lobbied}"
     return None
 
 
@@ -643,8 +675,12 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.BUYING_CARDS,), _buy_offers),
     TransitionInvariant("rule.unlobby", "Removing Lobbying at the start of the turn returns all of one card's Profit "
                         "to the supply; nothing else changes.", (S.COMPANY_INTERFERENCE,), _unlobby),
+    TransitionInvariant("rule.remove-market", "A Market card the Company removes goes to the Movement's discard pile "
+                        "and its Lobbying to the supply; the space stays empty and the Market deck is untouched.",
+                        (S.MOVEMENT_INTERFERENCE,), _remove_market),
     StateInvariant("rule.unlobby-offers", "With Profit on every card, each card's Lobbying can be taken back at the "
-                   "start of the turn, and taking it back does what `rule.unlobby` says.",
+                   "start of the turn, and taking it back does what `rule.unlobby` says; after the first play, "
+                   "after one removal and in the Buy Phase, none can.",
                    (S.COMPANY_INTERFERENCE,), _unlobby_offers),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""

@@ -147,7 +147,8 @@ def _reshuffle_offers(state: GameState) -> str | None:
     Which Social Acceptance row seeds and whether a star is earned depend on the Profit scored, and
     generated games seldom score 12 or more; putting that many Victims among the Elderly (who score
     all and leave) and playing the Draw Phase asks the engine about every boundary of the chart and of
-    the star threshold, checked by `scoring.demographics`' arithmetic.
+    the star threshold, checked by `scoring.demographics`' arithmetic. Last, every Victim of the supply
+    among the Elderly: the supply is empty until step A returns the scored Victims, which step B then seeds.
     """
     if (not at_rest(state) or state.phase is not Phase.COMPANY_BUY or not state.buys
             or len(state.c_deck) >= state.cards.rules.company_hand_size or (_draw_first(state) and state.c_deck)):
@@ -164,7 +165,7 @@ def _reshuffle_offers(state: GameState) -> str | None:
     for row in display.chart:
         boundaries |= {row.min_profit - 1, row.min_profit}
     supply = list(state.supply)
-    for scored in sorted(b for b in boundaries if 0 <= b <= victims_total):
+    for scored in sorted({b for b in boundaries if 0 <= b <= victims_total} | {victims_total}):
         supply[TOKEN_INDEX[TokenKind.VICTIMS]] = victims_total - scored
         probe = dataclasses.replace(state, victims=(0, 0, 0, scored), supply=tuple(supply))
         after = engine.apply(probe, EndBuy())
@@ -242,7 +243,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    "fewer it runs the Reshuffle Sequence, which scores the table's Victims and resolves the Reserve "
                    "as the rules say.", (S.COMPANY_ON_YOUR_GO, S.RESHUFFLE_SEQUENCE), _draw_offers),
     StateInvariant("rule.reshuffle-offers", "A Reshuffle scoring Profit at each boundary of the Social Acceptance "
-                   "Chart and of the star threshold seeds and stars as the chart and the threshold say.",
+                   "Chart and of the star threshold seeds and stars as the chart and the threshold say, and with "
+                   "the whole supply on the display, seeds from the Victims it scored off.",
                    (S.SCORING_DEMOGRAPHICS, S.SEED_DEMOGRAPHICS), _reshuffle_offers),
     StateInvariant("rule.reserve-resolve-offers", "At a Reshuffle an unbanned Reserve card's reshuffle effects "
                    "resolve, and it stays in the Reserve if it says so, else it goes to the trash pile.",
