@@ -458,7 +458,8 @@ def messaging_check(before: GameState, action: Action, after: GameState) -> str 
 
 def _goal(before: GameState, action: Action, after: GameState) -> str | None:
     """Agitation and Goals: achieve the Goal when icons and tokens cover its cost (plus its Profit, less the
-    Agitation on it), with exactly its effects; otherwise the Agitation stays on it as progress."""
+    Agitation on it), with exactly its effects; otherwise the Agitation stays on it as progress
+    (`_goal_progress`)."""
     if not isinstance(action, Agitate) or not before.pending or not isinstance(before.pending[0], Agitation):
         return None
     icons, slot = before.pending[0].icons, action.slot
@@ -470,9 +471,10 @@ def _goal(before: GameState, action: Action, after: GameState) -> str | None:
     frame = ["goals", "goal_profit", "goal_agitation", "achieved", "agitation", "supply", "m_hand", "market",
              *TURN_START]
     if icons + action.tokens < need:
-        if number not in after.goals:
+        if after.goals != before.goals or after.achieved != before.achieved:
             return f"{action} achieved Goal {number} with {icons + action.tokens} Agitation of the {need} it needs"
-        return unchanged_except(before, after, frame, action)
+        return _goal_progress(before, action, after, icons) or unchanged_except(
+            before, after, ("goal_agitation", "agitation", "supply", "m_hand", "market", *TURN_START), action)
     if after.goals[slot] != NO_CARD or after.achieved != (*before.achieved, number):
         return f"{action} with {icons + action.tokens} Agitation of {need} did not achieve Goal {number}"
     if after.goal_profit[slot] or after.goal_agitation[slot] or after.profit != before.profit:
@@ -514,6 +516,26 @@ def _goal(before: GameState, action: Action, after: GameState) -> str | None:
     if won is not (points >= before.cards.rules.goal_points_to_win):
         return f"with {points} Goal points achieved the game {'ended' if won else 'went on'}"
     return unchanged_except(before, after, (*frame, "banned", "piles", "c_discard", "flight", "influence"), action)
+
+
+def _goal_progress(before: GameState, action: Agitate, after: GameState, icons: int) -> str | None:
+    """Agitation and Goals, a Goal not achieved: the icon Agitation is converted to tokens (as far as the supply
+    holds them, ruling supply-exhausted) and left on the Goal with the tokens spent, as progress for a later
+    Agitation; no Agitation goes back to the supply."""
+    slot, index = action.slot, TOKEN_INDEX[TokenKind.AGITATION]
+    converted = min(icons, before.supply[index])
+    progress = before.goal_agitation[slot] + converted + action.tokens
+    expected = (*before.goal_agitation[:slot], progress, *before.goal_agitation[slot + 1:])
+    if after.goal_agitation != expected:
+        return (f"{action} left the Agitation on the Goals at {list(after.goal_agitation)}; Goal place {slot} "
+                f"holds {before.goal_agitation[slot]}, gains {converted} converted from the {icons} icons and the "
+                f"{action.tokens} tokens spent: {list(expected)}")
+    supply = list(before.supply)
+    supply[index] -= converted
+    if after.supply != tuple(supply):
+        return (f"{action} took the supply from {list(before.supply)} to {list(after.supply)}; converting "
+                f"{converted} icon Agitation to tokens takes exactly those from it: {supply}")
+    return None
 
 
 def _pacing(before: GameState, action: Action, after: GameState) -> str | None:
@@ -788,7 +810,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    "`rule.goal` says (its bans, Restriction card, gains, points).",
                    (S.AGITATION_AND_GOALS, S.MOVEMENT_INTERFERENCE), _goal_offers),
     TransitionInvariant("rule.goal", "Agitation achieves a Goal exactly when it covers the Goal's cost, with exactly "
-                        "the Goal's bans, Restriction cards and gains; otherwise it stays on the Goal.",
+                        "the Goal's bans, Restriction cards and gains; otherwise it stays on the Goal, "
+                        "its icons converted to tokens from the supply.",
                         (S.AGITATION_AND_GOALS, S.MOVEMENT_INTERFERENCE), _goal),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""
