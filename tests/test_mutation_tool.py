@@ -51,3 +51,24 @@ def test_a_sample_besides_an_earlier_one_shares_none_of_its_mutants() -> None:
         assert len(earlier) == len(later) == 60
         assert not earlier & later
         assert run.draw(jobs, 60, 1202, stratify) & earlier  # without `besides` the two overlap
+
+
+REALISTIC = sorted((ROOT / "fuzz" / "mutation" / "realistic").glob("*.diff"))
+
+
+@pytest.mark.parametrize("diff", REALISTIC, ids=lambda d: d.stem)
+def test_every_realistic_bug_still_applies_to_the_engine(diff: Path) -> None:
+    # A bug that no longer applies would drop out of `realistic.py`'s figures without a word.
+    checked = subprocess.run(["git", "apply", "--check", str(diff)], cwd=ROOT, capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+    assert all(line.startswith("+++ b/src/doubtspec/model/") for line in diff.read_text().splitlines()
+               if line.startswith("+++ "))
+
+
+@pytest.mark.slow
+def test_a_realistic_bug_is_fuzzed_and_summarized() -> None:
+    result = subprocess.run([sys.executable, str(ROOT / "fuzz" / "mutation" / "realistic.py"), "--limit", "60",
+                             "13-"], capture_output=True, text=True, cwd=ROOT)
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert lines[0]["bug"].startswith("13-") and lines[0]["verdict"] == "killed", lines
+    assert lines[-1]["bugs"] == 1 and lines[-1]["detected"] == 1

@@ -52,8 +52,17 @@ def _cpu_limit(seconds: float) -> None:
 
 
 def main(argv: list[str]) -> int:
-    limit = float(argv[0]) if argv else DEFAULT_LIMIT
+    record = measure(float(argv[0]) if argv else DEFAULT_LIMIT)
+    print("DOUBTSPEC-MUTANT " + json.dumps(record))
+    return 1 if record["verdict"] in ("killed", "crashed") else 0
+
+
+def measure(limit: float, source: Path | None = None) -> dict[str, object]:
+    """Run the ci fuzz once (on the engine in `source`, a `src` folder, if given) and say what it found."""
     command = Path(sys.executable).parent / "doubtspec"
+    env = dict(os.environ, PYTHONHASHSEED=HASH_SEED)
+    if source is not None:
+        env["PYTHONPATH"] = str(source)
     with tempfile.TemporaryDirectory(prefix="doubtspec-mutant-") as tmp:
         reports = Path(tmp) / "reports"
         before = os.times()
@@ -61,7 +70,7 @@ def main(argv: list[str]) -> int:
         try:
             proc = subprocess.run([str(command), "fuzz", "--profile", "ci", "--report-dir", str(reports)],
                                   cwd=tmp, capture_output=True, text=True, timeout=10 * limit,
-                                  env=dict(os.environ, PYTHONHASHSEED=HASH_SEED),
+                                  env=env,
                                   preexec_fn=lambda: _cpu_limit(limit))
         except subprocess.TimeoutExpired:
             code, tail = None, ""
@@ -82,8 +91,7 @@ def main(argv: list[str]) -> int:
         else:
             record["verdict"] = "crashed"
             record["error"] = tail
-    print("DOUBTSPEC-MUTANT " + json.dumps(record))
-    return 1 if record["verdict"] in ("killed", "crashed") else 0
+    return record
 
 
 if __name__ == "__main__":
