@@ -502,6 +502,9 @@ def _goal(before: GameState, action: Action, after: GameState) -> str | None:
             if piles[pile]:
                 discard.append(piles[pile][-1])
                 piles[pile] = piles[pile][:-1]
+    if after.trash != before.trash:
+        return (f"achieving Goal {number} ({goal.name}) took the trash pile {list(before.trash)} to "
+                f"{list(after.trash)}; its Restriction cards come from the Restrictions pile only")
     if after.piles != tuple(piles) or after.c_discard != sorted_cards(discard):
         return (f"achieving Goal {number} ({goal.name}) left the discard pile {list(after.c_discard)}; "
                 f"it adds {restrictions} Restriction card(s) from the pile: {sorted_cards(discard)}")
@@ -698,7 +701,8 @@ def _goal_structure_offers(state: GameState) -> str | None:
 
 def _goal_offers(state: GameState) -> str | None:
     """On each Movement turn, achieve each available Goal with Agitation to spare and check what it does,
-    also with the Restrictions pile empty, and once more with one Agitation already on it and one token spent.
+    also with the Restrictions pile empty (and, for the Goals that add a Restriction card, with one of its
+    cards on the trash pile), and once more with one Agitation already on it and one token spent.
 
     What a Goal does to the Company (its bans, its Restriction card) happens only when a Goal is
     achieved, which generated games reach late; an Agitation with icons enough for any Goal, answered
@@ -708,18 +712,26 @@ def _goal_offers(state: GameState) -> str | None:
     """
     if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN:
         return None
-    situations = [("", state)]
+    situations = [("", state, False)]
     pile = next((i for i, p in enumerate(state.cards.piles) if p.kind == "restriction"), None)
     if pile is not None and state.piles[pile]:
         # The Restrictions pile already emptied by earlier Goals (its cards in the Company's discard pile):
         # a Goal's Restriction card then adds nothing, a state generated games hardly ever reach.
         emptied = dataclasses.replace(state, piles=tuple(() if i == pile else p for i, p in enumerate(state.piles)),
                                       c_discard=sorted_cards(state.c_discard + state.piles[pile]))
-        situations.append((" with the Restrictions pile empty", emptied))
+        situations.append((" with the Restrictions pile empty", emptied, False))
+    if pile is not None:
+        trashed = _restriction_on_trash(state, pile)
+        if trashed is not None:
+            situations.append((" with the Restrictions pile empty and a Restriction card on the trash pile",
+                               trashed, True))
     available: set[int] = set()
-    for situation, base in situations:
+    for situation, base, restricting in situations:
         probe, agitations = icon_agitations(base)
         for action in agitations:
+            effects = probe.game.goal(probe.goals[action.slot]).effects
+            if restricting and not any(isinstance(e, AddRestriction) for e in effects):
+                continue  # the trash pile matters only to a Goal that adds a Restriction card
             if action.tokens == 0:
                 if not situation:
                     available.add(action.slot)
@@ -731,6 +743,30 @@ def _goal_offers(state: GameState) -> str | None:
                 if message is not None:
                     return f"achieving the Goal at place {action.slot}{situation}: {message}"
     return _goal_progress_offers(state, available)
+
+
+def _restriction_on_trash(state: GameState, pile: int) -> GameState | None:
+    """`state` with the Restrictions pile (`pile`) empty and one Restriction card on top of the trash pile.
+
+    Agitation and Goals: a Goal adds a Restriction card only from the Restrictions pile, never from the
+    trash pile (ruling restriction-source). Generated games seldom put one there (the Company must buy it,
+    under ruling restriction-pile-buy=buyable, and shred it): the pile's top card goes on the trash pile and
+    the rest to the Company's discard pile; with the pile spent already, a Restriction card the Company
+    holds goes there instead (None if it holds none).
+    """
+    cards = state.piles[pile]
+    if cards:
+        return dataclasses.replace(state, piles=tuple(() if i == pile else p for i, p in enumerate(state.piles)),
+                                   c_discard=sorted_cards(state.c_discard + cards[:-1]),
+                                   trash=(*state.trash, cards[-1]))
+    kind = state.cards.piles[pile].kind
+    card = next((c for c in (*state.c_discard, *state.c_deck, *state.c_hand)
+                 if state.game.company_card(c).kind == kind), None)
+    if card is None:
+        return None
+    gone = (card,)  # from whichever of the three holds it
+    return dataclasses.replace(state, c_discard=minus(state.c_discard, gone), c_deck=minus(state.c_deck, gone),
+                               c_hand=minus(state.c_hand, gone), trash=(*state.trash, card))
 
 
 def _goal_progress_offers(state: GameState, available: set[int]) -> str | None:
@@ -807,11 +843,12 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.goal-structure-offers", "Agitation may work on exactly the Goals no other card of the "
                    "structure covers.", (S.AGITATION_AND_GOALS,), _goal_structure_offers),
     StateInvariant("rule.goal-offers", "Each available Goal, achieved with Agitation to spare, does exactly what "
-                   "`rule.goal` says (its bans, Restriction card, gains, points).",
+                   "`rule.goal` says (its bans, Restriction card, gains, points), also with the Restrictions pile "
+                   "empty and a Restriction card on the trash pile, which stays there.",
                    (S.AGITATION_AND_GOALS, S.MOVEMENT_INTERFERENCE), _goal_offers),
     TransitionInvariant("rule.goal", "Agitation achieves a Goal exactly when it covers the Goal's cost, with exactly "
-                        "the Goal's bans, Restriction cards and gains; otherwise it stays on the Goal, "
-                        "its icons converted to tokens from the supply.",
+                        "the Goal's bans, Restriction cards (never from the trash pile) and gains; otherwise it stays "
+                        "on the Goal, its icons converted to tokens from the supply.",
                         (S.AGITATION_AND_GOALS, S.MOVEMENT_INTERFERENCE), _goal),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""
