@@ -745,6 +745,50 @@ def _goal_offers(state: GameState) -> str | None:
     return _goal_progress_offers(state, available)
 
 
+def _lobbied_goal_offers(state: GameState) -> str | None:
+    """On each Movement turn, agitate each available Goal carrying Company Profit with exactly its printed cost
+    (less the Agitation on it), and with that cost plus the Profit.
+
+    Agitation and Goals: each Profit the Company lobbied onto a Goal raises its cost by one (the section's
+    printed example counts it in the Agitation still needed). Generated games seldom have the Movement
+    agitate a lobbied Goal, so one to three Profit (in turn with the round and the place) are put on each
+    available Goal from the Company's supply and an Agitation of icons alone is pending: the printed cost
+    must leave the Goal in the structure with the Agitation on it (`rule.goal`), the cost plus the Profit
+    must achieve it. Not under ruling lobby-targets=market-only, where no Goal carries Profit.
+    """
+    if (not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN
+            or state.rulings.get("lobby-targets") != "market-and-goals"):
+        return None
+    from doubtspec.model.legal import choice_actions
+
+    index = TOKEN_INDEX[TokenKind.PROFIT]
+    for slot in sorted({a.slot for a in icon_agitations(state)[1]}):
+        lobbied = 1 + (state.round + slot) % 3
+        printed, progress = state.game.goal(state.goals[slot]).cost, state.goal_agitation[slot]
+        if printed - progress < 1 or lobbied - state.goal_profit[slot] > state.supply[index]:
+            continue
+        supply = list(state.supply)
+        supply[index] -= lobbied - state.goal_profit[slot]
+        profit = (*state.goal_profit[:slot], lobbied, *state.goal_profit[slot + 1:])
+        for icons in (printed - progress, printed - progress + lobbied):
+            step = Agitation(icons=icons)
+            probe = dataclasses.replace(state, pending=(step,), goal_profit=profit, supply=tuple(supply))
+            action = Agitate(slot, 0)
+            where = (f"with {lobbied} Profit on Goal {state.goals[slot]} at place {slot} (printed cost {printed}, "
+                     f"{progress} Agitation on it), an Agitation of {icons} icons")
+            if action not in choice_actions(probe, step):
+                return f"{where} is not offered to work on it"
+            after = engine.apply(probe, action)
+            achieved = after.goals[slot] == NO_CARD
+            if achieved is not (icons >= printed - progress + lobbied):
+                return (f"{where} {'achieved' if achieved else 'did not achieve'} it; it needs "
+                        f"{printed - progress + lobbied}")
+            message = _goal(probe, action, after)
+            if message is not None:
+                return f"{where}: {message}"
+    return None
+
+
 def _restriction_on_trash(state: GameState, pile: int) -> GameState | None:
     """`state` with the Restrictions pile (`pile`) empty and one Restriction card on top of the trash pile.
 
@@ -840,6 +884,10 @@ INVARIANTS: tuple[Invariant, ...] = (
                    "still needs (its cost, plus its Profit, less the Agitation on it, less the icons), and declining "
                    "whenever it offers a Goal.",
                    (S.AGITATION_AND_GOALS,), _agitation_offers),
+    StateInvariant("rule.lobbied-goal-offers", "An available Goal carrying one, two or three Profit is not "
+                   "achieved by Agitation of its printed cost (less the Agitation on it), which stays on it, and is "
+                   "achieved by that plus its Profit.", (S.AGITATION_AND_GOALS, S.COMPANY_INTERFERENCE),
+                   _lobbied_goal_offers),
     StateInvariant("rule.goal-structure-offers", "Agitation may work on exactly the Goals no other card of the "
                    "structure covers.", (S.AGITATION_AND_GOALS,), _goal_structure_offers),
     StateInvariant("rule.goal-offers", "Each available Goal, achieved with Agitation to spare, does exactly what "
