@@ -30,7 +30,7 @@ from doubtspec.model.cards import (
     TokenKind,
     Zone,
 )
-from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, OutcomeReason, Phase, Side
+from doubtspec.model.state import NO_CARD, TOKEN_INDEX, Actor, GameState, OutcomeReason, Phase, Side
 from doubtspec.model.steps import Agitation, Messaging
 from doubtspec.rulebook import Section
 
@@ -259,8 +259,8 @@ def _organize_offers(state: GameState) -> str | None:
     from, which generated games seldom do and the steering rarely follows with a play; giving the
     Movement the Influence the space costs (from the supply) and buying it, every card of the hand
     must be offered, removing a Tableau card exactly when the Tableau is at its limit (Tableau), and
-    each end's first free play must do what `rule.organize-play` says. Then the same buy with the
-    Market deck spent (`_spent_market_deck`).
+    each end's first free play must do what `rule.organize-play` says. Then the Market the buy's refill
+    leaves, also with the Market deck spent (`_organize_refills`).
     """
     if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or not state.m_hand:
         return None
@@ -297,30 +297,72 @@ def _organize_offers(state: GameState) -> str | None:
             message = _organize_play(bought, play, engine.apply(bought, play))
             if message is not None:
                 return f"after buying the Organize space {space}: {message}"
-    return _spent_market_deck(probe, space)
+    return _organize_refills(probe, space)
 
 
-def _spent_market_deck(probe: GameState, space: int) -> str | None:
-    """Organize with the Market deck and the Movement's discards both spent and another space empty.
+def _organize_refills(probe: GameState, space: int) -> str | None:
+    """Buy the Organize space's card (the free play declined) and check the Market the refill leaves, with
+    another space emptied, with the Market deck as it is, spent into the discards, and spent with them.
 
-    Only the discards renew an empty Market deck (Movement Cards, Discard), so with both spent nothing
-    refills the space; generated games never spend the Market deck. The space must stay empty after the
-    free play is declined, and the game go on.
+    Buying a Card > Organize: the empty spaces are refilled before the space's card is taken, so that
+    space stays empty until Pacing; Movement Cards > Discard: a spent Market deck is renewed from the
+    Movement's discards, and nothing refills a space when both are spent. Generated games never spend
+    the Market deck, and the refill follows the buy over several steps that no postcondition sees at once.
     """
-    other = next((i for i, card in enumerate(probe.market) if i != space and card != NO_CARD), None)
+    other = next((i for i, card in enumerate(probe.market)
+                  if i != space and card != NO_CARD and not probe.market_profit[i]), None)
     if other is None:
         return None
+    # As if the Company had removed the other space's card (it goes to the Movement's discards).
     market = tuple(NO_CARD if i == other else card for i, card in enumerate(probe.market))
-    spent = dataclasses.replace(probe, m_deck=(), m_discard=(), market=market)
-    after = engine.apply(spent, MovementBuy(space, ()))
-    if Skip(Side.MOVEMENT) in engine.legal_actions(after):
-        after = engine.apply(after, Skip(Side.MOVEMENT))
-    where = f"with the Market deck and the discards spent, buying the Organize space {space}"
-    if after.market[other] != NO_CARD:
-        return f"{where} refilled space {other} with card {after.market[other]} from nowhere"
-    if after.outcome is None and not engine.legal_actions(after):
-        return f"{where} left no legal move (next step: {after.pending[0] if after.pending else None})"
+    gapped = dataclasses.replace(probe, market=market,
+                                 m_discard=sorted_cards((*probe.m_discard, probe.market[other])))
+    pooled = sorted_cards(gapped.m_deck + gapped.m_discard)
+    for where, base in (("", gapped),
+                        (" with the Market deck spent into the discards", dataclasses.replace(
+                            gapped, m_deck=(), m_discard=pooled)),
+                        (" with the Market deck and the discards spent", dataclasses.replace(
+                            gapped, m_deck=(), m_discard=()))):
+        message = _organize_refill(base, space)
+        if message is not None:
+            return f"buying the Organize space {space}{where}: {message}"
     return None
+
+
+def _organize_refill(before: GameState, space: int) -> str | None:
+    """`_organize_refills` for one Market: the buy and its refill followed to the Company's turn."""
+    buy = MovementBuy(space, ())
+    card = before.market[space]
+    state = engine.apply(before, buy)
+    if Skip(Side.MOVEMENT) in engine.legal_actions(state):
+        state = engine.apply(state, Skip(Side.MOVEMENT))
+    deck, discard = len(state.m_deck), len(state.m_discard)  # the free play declined, the refill to come
+    while state.outcome is None and state.pending and engine.current_actor(state) is Actor.CHANCE:
+        state = engine.apply(state, engine.legal_actions(state)[0])
+    if state.outcome is None and not engine.legal_actions(state):
+        return f"left no legal move (next step: {state.pending[0] if state.pending else None})"
+    if state.market[space] != NO_CARD:
+        return (f"the space was refilled with card {state.market[space]}; the empty spaces are refilled before "
+                "its card is taken, so it stays empty")
+    if card not in state.m_hand:
+        return f"card {card} did not reach the hand {list(state.m_hand)}"
+    gaps = [i for i, held in enumerate(before.market) if held == NO_CARD and i != space]
+    moved = [i for i, held in enumerate(before.market) if held != NO_CARD and i != space
+             and state.market[i] != held]
+    if moved:
+        return f"the cards of spaces {moved} changed to {[state.market[i] for i in moved]}; only the gaps refill"
+    refilled = sum(1 for i in gaps if state.market[i] != NO_CARD)
+    wanted = min(len(gaps), deck + discard)
+    if refilled != wanted:
+        return (f"{refilled} of the {len(gaps)} empty spaces {gaps} were refilled from a Market deck of {deck} and "
+                f"{discard} discards; {wanted} are")
+    left = (deck - wanted, discard) if wanted <= deck else (deck + discard - wanted, 0)
+    if (len(state.m_deck), len(state.m_discard)) != left:
+        return (f"the refill left a Market deck of {len(state.m_deck)} and {len(state.m_discard)} discards; drawing "
+                f"{wanted} from {deck} (the discards shuffled in only once it is spent) leaves {left[0]} and "
+                f"{left[1]}")
+    return None
+
 
 def _movement_buy(before: GameState, action: Action, after: GameState) -> str | None:
     """Buying a Card: pay the space's cost plus one per Profit on the card; the Profit goes back; the
@@ -866,9 +908,9 @@ INVARIANTS: tuple[Invariant, ...] = (
                         "with the Bonuses aligned with the adjacent face-up card.",
                         (S.BUYING_A_CARD, S.PLAYING_A_CARD), _organize_play),
     StateInvariant("rule.organize-offers", "Buying the Organize space's card offers a free play from the hand at "
-                   "either end, which does what `rule.organize-play` says; with the Market deck and the discards "
-                   "spent, the empty spaces stay empty and the game goes on.",
-                   (S.BUYING_A_CARD, S.PLAYING_A_CARD), _organize_offers),
+                   "either end, which does what `rule.organize-play` says; the other empty spaces are refilled, "
+                   "from the discards once the Market deck is spent, before the space's card is taken, so it stays "
+                   "empty.", (S.BUYING_A_CARD, S.PLAYING_A_CARD, S.MOVEMENT_CARDS), _organize_offers),
     TransitionInvariant("rule.pass", "Passing gains one Influence, or two with none at all; nothing else changes.",
                         (S.MOVEMENT_ON_YOUR_GO,), _pass),
     TransitionInvariant("rule.messaging", "Messaging returns each Victim removed to the Company's supply and gains "
