@@ -13,6 +13,7 @@ from doubtspec.model.actions import (
     Action,
     Agitate,
     End,
+    EndBuy,
     Message,
     MovementBuy,
     MovementPlay,
@@ -665,6 +666,64 @@ def _pacing_refill(before: GameState, action: Action, after: GameState) -> str |
     return None
 
 
+def _pacing_offers(state: GameState) -> str | None:
+    """At the Company's first buy of a turn, play its Draw Phase through a Reshuffle and the Pacing after it, with
+    a Tableau whose first card to be refreshed has a token passive, and the Market deck spent into the discards.
+
+    Pacing step 1 gains the token passives of the cards face up before the Refresh passives flip any
+    (`rule.pacing`); step 2 refills the Market, and a spent Market deck is renewed from the Movement's
+    discards (Movement Cards > Discard; `rule.pacing-refill`). Generated games reach few Reshuffles, seldom
+    with such a Tableau, and never with the Market deck spent: here the Company's deck goes to its
+    discards (so the Sequence runs at once), a card with a Refresh passive lies face up and, at the
+    Tableau's left end, one with a token passive face down (both taken from the Movement's cards off
+    the Market), a Market card without Lobbying goes to the discards as if removed, and the Market deck
+    joins them. Each step up to the Movement's turn (first chance outcome and first choice) is checked.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_BUY or state.buys != 1:
+        return None
+    probe = _pacing_tableau(state)
+    gap = next((i for i, card in enumerate(state.market) if card != NO_CARD and not state.market_profit[i]), None)
+    if probe is None or gap is None:
+        return None
+    market = tuple(NO_CARD if i == gap else card for i, card in enumerate(probe.market))
+    probe = dataclasses.replace(probe, c_deck=(), c_discard=sorted_cards(probe.c_deck + probe.c_discard), m_deck=(),
+                                m_discard=sorted_cards((*probe.m_deck, *probe.m_discard, probe.market[gap])),
+                                market=market)
+    action: Action = EndBuy()
+    before = probe
+    after = engine.apply(before, action)
+    for _ in range(100):
+        message = _pacing(before, action, after) or _pacing_refill(before, action, after)
+        if message is not None:
+            return (f"what if the Tableau were {list(probe.tableau)} and the Market {list(probe.market)} with the "
+                    f"Market deck spent into the discards: {message}")
+        if after.outcome is not None or (after.phase is Phase.MOVEMENT_TURN and not after.pending):
+            return None
+        before, action = after, engine.legal_actions(after)[0]
+        after = engine.apply(before, action)
+    return "the Draw Phase and Pacing did not reach the Movement's turn in 100 steps"
+
+
+def _pacing_tableau(state: GameState) -> GameState | None:
+    """`state` with a card with a Refresh passive face up in the Tableau and, at its left end, one with a token
+    passive (and no Refresh passive) face down, both taken from the Movement's cards off the Market (in turn
+    with the round); None if it has no such two. Tableau cards beyond the limit go to the discards."""
+    movement = state.game.movement_card
+    cards = sorted({*state.m_deck, *state.m_discard, *state.m_hand, *(c for c, _ in state.tableau)})
+    refreshers = [c for c in cards if movement(c).passive.refresh]
+    earners = [c for c in cards if not movement(c).passive.refresh and (
+        (p := movement(c).passive).influence or p.messaging or p.agitation)]
+    if not refreshers or not earners:
+        return None
+    pair = refresher, earner = refreshers[state.round % len(refreshers)], earners[state.round % len(earners)]
+    rest = [(c, up) for c, up in state.tableau if c not in pair]
+    keep = state.cards.rules.tableau_limit - 2
+    tableau = ((earner, False), *rest[:keep], (refresher, True))
+    return dataclasses.replace(
+        state, tableau=tableau, m_deck=minus(state.m_deck, pair), m_hand=minus(state.m_hand, pair),
+        m_discard=sorted_cards((*minus(state.m_discard, pair), *(c for c, _ in rest[keep:]))))
+
+
 def _agitation_offers(state: GameState) -> str | None:
     """At an Agitation choice, each Goal offered takes from no tokens up to what it still needs, and with one and
     two Agitation already on it (progress is rare in generated games, and so are tokens to spend: the
@@ -919,6 +978,10 @@ INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.pacing", "Pacing after a Reshuffle gains the face-up Tableau's and the Goals' "
                         "passives, refreshes, closes up the Market in order and reclaims Flight.",
                         (S.PACING,), _pacing),
+    StateInvariant("rule.pacing-offers", "A Reshuffle's Pacing, with a face-down token-passive card first to be "
+                   "refreshed and the Market deck spent, gains only the face-up cards' passives before refreshing "
+                   "and refills the Market from the discards (`rule.pacing`, `rule.pacing-refill`).",
+                   (S.PACING, S.MOVEMENT_CARDS), _pacing_offers),
     TransitionInvariant("rule.pacing-refill", "The Company's Reshuffle Sequence, and only it, is followed by "
                         "Pacing: the Movement's turn starts with the Market moved up and refilled and the spent "
                         "Flight back.", (S.PACING,), _pacing_refill),
