@@ -1,0 +1,301 @@
+"""The Movement's rule checks that close gaps in the catalog: each passes on the engine, and each names an engine
+patched to break its rule (the Market after Organize, progress on a Goal, Lobbying on a Goal, the order of the
+Pacing passives, Restriction cards from the trash pile, a spent Market deck)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from doubtspec.invariants import derived
+from doubtspec.invariants.catalog import BY_ID, StateInvariant, TransitionInvariant
+from doubtspec.invariants.machines import _organised, _prudent
+from doubtspec.model import engine, movement
+from doubtspec.model.actions import Action, Agitate
+from doubtspec.model.cards import AddRestriction, CardSet, TokenKind
+from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
+from doubtspec.model.game import Game
+from doubtspec.model.rulings import Rulings
+from doubtspec.model.state import NO_CARD, TOKEN_INDEX, Actor, GameState, Phase
+from doubtspec.model.steps import Agitation, FillMarket, Organize, TakeMarketCard
+from doubtspec.model.work import Work, replace_at, sorted_with, without
+
+NEW_CHECKS = ("rule.organize-offers", "rule.goal-offers", "rule.lobbied-goal-offers", "rule.pacing-offers")
+"""The what-ifs added or extended here; `rule.goal` (a postcondition) is checked on every step as well."""
+
+
+def _game_states(game: Game, seed: int, limit: int = 500) -> Iterator[tuple[GameState, Action, GameState]]:
+    """The steps of a seeded game: a prudent Company and, in even seeds, a Goal-minded Movement that organises."""
+    rng = random.Random(seed)
+    state = new_game(game)
+    organised = seed % 2 == 0
+    for _ in range(limit):
+        if state.outcome is not None:
+            return
+        actions = legal_actions(state)
+        if current_actor(state) is Actor.COMPANY and not state.pending and state.phase is Phase.COMPANY_PLAY:
+            actions = tuple(_prudent(state, actions))
+        if organised and not state.pending and state.phase is Phase.MOVEMENT_TURN:
+            actions = tuple(_organised(state, actions))
+        action = actions[rng.randrange(len(actions))]
+        after = apply(state, action)
+        yield state, action, after
+        state = after
+
+
+def _state_check(inv_id: str) -> Callable[[GameState], str | None]:
+    inv = BY_ID[inv_id]
+    assert isinstance(inv, StateInvariant)
+    return inv.check
+
+
+def _goal_check() -> Callable[[GameState, Action, GameState], str | None]:
+    inv = BY_ID["rule.goal"]
+    assert isinstance(inv, TransitionInvariant)
+    return inv.check
+
+
+@pytest.fixture(scope="module")
+def states(cards: CardSet) -> list[GameState]:
+    """States of a few seeded games under the default rulings, made with the engine unpatched."""
+    game = Game(cards)
+    return [after for seed in range(4) for _, _, after in _game_states(game, seed)]
+
+
+def _findings(inv_id: str, states: list[GameState]) -> list[str]:
+    derived.forget()
+    check = _state_check(inv_id)
+    return [message for state in states if (message := check(state)) is not None]
+
+
+# --- the engine passes -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rulings", [(), ("draw-order=reshuffle-first", "banned-reserve=stays-honoured"),
+                                     ("trash-buy=any", "restriction-pile-buy=buyable"),
+                                     ("messaging-zones=any-zones", "pass-bonus=no-influence",
+                                      "lobby-targets=market-only")])
+def test_the_engine_passes(cards: CardSet, rulings: tuple[str, ...]) -> None:
+    game = Game(cards, Rulings.parse(rulings))
+    derived.forget()
+    checks = {inv_id: _state_check(inv_id) for inv_id in NEW_CHECKS}
+    goal = _goal_check()
+    for seed in range(3):
+        for before, action, after in _game_states(game, seed, limit=300):
+            assert goal(before, action, after) is None, (seed, action)
+            for inv_id, check in checks.items():
+                assert check(after) is None, (inv_id, seed, after.summary())
+
+
+# --- 1. Organize: the Market after the buy -------------------------------------------------------------------------
+
+def _take_before_refill(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Organize takes the space's card before the refill, which then refills its own space too."""
+    original = movement.buy_card
+
+    def buy_card(w: Work, space: int, flip: tuple[int, ...]) -> None:
+        original(w, space, flip)
+        head = w.pending[:3]
+        if (len(head) == 3 and isinstance(head[0], Organize) and isinstance(head[1], FillMarket)
+                and isinstance(head[2], TakeMarketCard)):
+            w.pending = (head[0], head[2], head[1], *w.pending[3:])
+
+    monkeypatch.setattr(movement, "buy_card", buy_card)
+
+
+def test_organize_refill_before_take_is_named(states: list[GameState], monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _findings("rule.organize-offers", states) == []
+    _take_before_refill(monkeypatch)
+    found = _findings("rule.organize-offers", states)
+    assert found and all("stays empty" in m for m in found), found[:3]
+    assert any("buying the Organize space" in m and "spent" not in m.split(":")[0] for m in found)
+
+
+def _deck_never_renewed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spent Market deck is not renewed from the discards: the refill stops."""
+    original = engine._chance_ready
+
+    def chance_ready(w: Work, step: object) -> bool:
+        if isinstance(step, FillMarket) and NO_CARD in w.market and not w.m_deck:
+            w.pop()
+            return False
+        return original(w, step)
+
+    monkeypatch.setattr(engine, "_chance_ready", chance_ready)
+
+
+def test_spent_market_deck_not_renewed_is_named(states: list[GameState], monkeypatch: pytest.MonkeyPatch) -> None:
+    _deck_never_renewed(monkeypatch)
+    organize = _findings("rule.organize-offers", states)
+    assert organize and all("spent into the discards" in m and "were refilled" in m for m in organize), organize[:3]
+    pacing = _findings("rule.pacing-offers", states)
+    assert pacing and all("empty while the Market deck or the discards hold cards" in m for m in pacing), pacing[:3]
+
+
+# --- 2. Agitation left on a Goal as progress ---------------------------------------------------------------------
+
+def _icons_not_converted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An Agitation that does not achieve its Goal leaves only its tokens on it, not the icons."""
+    original = movement.agitate
+
+    def agitate(w: Work, icons: int, slot: int, tokens: int) -> None:
+        if icons + tokens >= movement.goal_need(w, slot):
+            original(w, icons, slot, tokens)
+            return
+        w.agitation -= tokens
+        w.goal_agitation = replace_at(w.goal_agitation, slot, w.goal_agitation[slot] + tokens)
+
+    monkeypatch.setattr(movement, "agitate", agitate)
+
+
+def _partial_agitation(state: GameState) -> tuple[GameState, Agitate] | None:
+    """`state` with an Agitation of one icon pending, and an Agitate of one token on a Goal costing three or more."""
+    from doubtspec.model.legal import choice_actions
+
+    step = Agitation(icons=1)
+    probe = dataclasses.replace(state, pending=(step,), agitation=max(1, state.agitation))
+    for action in choice_actions(probe, step):
+        if isinstance(action, Agitate) and action.tokens == 1:
+            goal = probe.game.goal(probe.goals[action.slot])
+            if goal.cost + probe.goal_profit[action.slot] - probe.goal_agitation[action.slot] >= 3:
+                return probe, action
+    return None
+
+
+def test_progress_on_a_goal_is_checked(states: list[GameState], monkeypatch: pytest.MonkeyPatch) -> None:
+    check = _goal_check()
+    found = next(p for s in states if s.phase is Phase.MOVEMENT_TURN and not s.pending and s.outcome is None
+                 and (p := _partial_agitation(s)) is not None)
+    probe, action = found
+    after = apply(probe, action)
+    assert check(probe, action, after) is None
+    slot = action.slot
+    assert after.goal_agitation[slot] == probe.goal_agitation[slot] + 2
+    # Hand-made wrong successors: the icon not converted; converted but not taken from the supply.
+    lost = dataclasses.replace(after, goal_agitation=replace_at(after.goal_agitation, slot, after.goal_agitation[slot]
+                                                                 - 1))
+    assert "converted from the 1 icons" in str(check(probe, action, lost))
+    index = TOKEN_INDEX[TokenKind.AGITATION]
+    free = dataclasses.replace(after, supply=replace_at(after.supply, index, after.supply[index] + 1))
+    assert "converting 1 icon Agitation" in str(check(probe, action, free))
+    # The engine patched: the transition check and the Lobbying what-if (whose first probe leaves progress) name it.
+    _icons_not_converted(monkeypatch)
+    derived.forget()
+    assert "converted from the 1 icons" in str(check(probe, action, apply(probe, action)))
+    lobbied = _findings("rule.lobbied-goal-offers", states)
+    assert lobbied and all("converted from the" in m for m in lobbied), lobbied[:3]
+
+
+# --- 3. Lobbying on a Goal ---------------------------------------------------------------------------------------
+
+def _goal_lobbying_not_charged(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Achieving a Goal compares the Agitation with its printed cost, leaving out the Profit on it."""
+    original = movement.agitate
+
+    def agitate(w: Work, icons: int, slot: int, tokens: int) -> None:
+        if icons + tokens >= movement.goal_need(w, slot) - w.goal_profit[slot]:
+            w.agitation -= tokens
+            w.give_back(TokenKind.AGITATION, tokens + w.goal_agitation[slot])
+            w.goal_agitation = replace_at(w.goal_agitation, slot, 0)
+            movement.achieve(w, slot)
+            return
+        original(w, icons, slot, tokens)
+
+    monkeypatch.setattr(movement, "agitate", agitate)
+
+
+def test_goal_lobbying_not_charged_is_named(states: list[GameState], monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _findings("rule.lobbied-goal-offers", states) == []
+    _goal_lobbying_not_charged(monkeypatch)
+    found = _findings("rule.lobbied-goal-offers", states)
+    assert found and all("Profit on Goal" in m and "achieved it; it needs" in m for m in found), found[:3]
+
+
+def test_lobbied_goal_offers_skip_market_only(cards: CardSet, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under lobby-targets=market-only no Goal carries Profit: the what-if does not build one."""
+    game = Game(cards, Rulings.parse(["lobby-targets=market-only"]))
+    movement_turns = [after for _, _, after in _game_states(game, 0, limit=200)
+                      if after.phase is Phase.MOVEMENT_TURN and not after.pending]
+    _goal_lobbying_not_charged(monkeypatch)
+    derived.forget()
+    assert movement_turns and all(_state_check("rule.lobbied-goal-offers")(s) is None for s in movement_turns)
+
+
+# --- 4. Pacing: the token passives before the Refresh passives -------------------------------------------------
+
+def _refresh_before_gains(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pacing flips the Refresh passives' cards face up first, so the flipped cards' passives count too."""
+
+    def pacing_passives(w: Work) -> None:
+        game = w.game
+        movement.refresh(w, sum(game.movement_card(c).passive.refresh for c, up in w.tableau if up))
+        passives = [game.movement_card(c).passive for c, up in w.tableau if up]
+        passives += [game.goal(number).passive for number in w.achieved]
+        movement.gain(w, sum(p.influence for p in passives), sum(p.messaging for p in passives),
+                      sum(p.agitation for p in passives))
+
+    monkeypatch.setattr(movement, "pacing_passives", pacing_passives)
+
+
+def test_pacing_order_is_named(states: list[GameState], monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _findings("rule.pacing-offers", states) == []
+    _refresh_before_gains(monkeypatch)
+    found = _findings("rule.pacing-offers", states)
+    assert found and all("Pacing: " in m and "the rules give" in m for m in found), found[:3]
+
+
+# --- 5. Restriction cards never from the trash pile -------------------------------------------------------------
+
+def _restriction_from_trash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the Restrictions pile empty, a Goal takes a Restriction card from the trash pile instead."""
+    original = movement.achieve
+
+    def achieve(w: Work, slot: int) -> None:
+        game = w.game
+        adds = any(isinstance(e, AddRestriction) for e in game.goal(w.goals[slot]).effects)
+        pile = game.cards.restriction_pile()
+        empty = pile is not None and not w.piles[pile]
+        original(w, slot)
+        found = [c for c in w.trash if game.company_card(c).kind == "restriction"]
+        if adds and empty and found:
+            w.trash = without(w.trash, found[-1])
+            w.c_discard = sorted_with(w.c_discard, found[-1])
+
+    monkeypatch.setattr(movement, "achieve", achieve)
+
+
+def test_restriction_from_trash_is_named(states: list[GameState], monkeypatch: pytest.MonkeyPatch) -> None:
+    _restriction_from_trash(monkeypatch)
+    found = _findings("rule.goal-offers", states)
+    assert found and all("a Restriction card on the trash pile" in m and "Restrictions pile only" in m
+                         for m in found), found[:3]
+
+
+def test_goal_names_a_card_taken_from_the_trash(states: list[GameState]) -> None:
+    """A hand-made successor: the Goal's Restriction card comes from the trash pile, not the spent pile."""
+    from doubtspec.invariants.derived import icon_agitations
+    from doubtspec.invariants.groups.rule.movement import _restriction_on_trash
+
+    check = _goal_check()
+    for state in states:
+        if state.phase is not Phase.MOVEMENT_TURN or state.pending or state.outcome is not None:
+            continue
+        pile = state.cards.restriction_pile()
+        assert pile is not None
+        trashed = _restriction_on_trash(state, pile)
+        if trashed is None:
+            continue
+        probe, agitations = icon_agitations(trashed)
+        for action in agitations:
+            if action.tokens or not any(isinstance(e, AddRestriction)
+                                        for e in probe.game.goal(probe.goals[action.slot]).effects):
+                continue
+            after = apply(probe, action)
+            assert check(probe, action, after) is None
+            card = probe.trash[-1]
+            wrong = dataclasses.replace(after, trash=probe.trash[:-1], c_discard=sorted_with(after.c_discard, card))
+            assert "Restrictions pile only" in str(check(probe, action, wrong))
+            return
+    pytest.fail("no available Goal adds a Restriction card in these games")
