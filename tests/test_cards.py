@@ -85,7 +85,8 @@ BROKEN = [
                  'number = 11\nname = "Cigarette Girls"', "company card 11.number", "duplicate card number 11",
                  id="duplicate-number"),
     pytest.param("cards = [13, 14, 15, 16]", "cards = [13, 14, 15]", "cards = [13, 14, 15]", "company.piles[0]",
-                 "Company Set-Up step 2", id="pile-not-as-set-up"),
+                 "print_media 13-16; television 17-20; culture 21-24; doubt 25-28; restriction 29-32 (Company Set-Up "
+                 "step 2)", id="pile-not-as-set-up"),
     pytest.param("cards = [17, 18, 19, 20]", "cards = [17, 18, 19, 21]", 'kind = "television"\nname = "Television"',
                  "company.piles[1].cards", "has kind 'culture'", id="pile-card-of-another-kind"),
     pytest.param('{ op = "ban", kind = "sponsorship" }', '{ op = "ban", kind = "radio" }',
