@@ -13,6 +13,7 @@ import pytest
 from doubtspec.invariants import derived
 from doubtspec.invariants.catalog import BY_ID, StateInvariant, TransitionInvariant
 from doubtspec.invariants.machines import _organised, _prudent
+from doubtspec.invariants.ruling_sweep import RULING_VARIANTS
 from doubtspec.model import engine, movement
 from doubtspec.model.actions import Action, Agitate
 from doubtspec.model.cards import AddRestriction, CardSet, TokenKind
@@ -73,10 +74,7 @@ def _findings(inv_id: str, states: list[GameState]) -> list[str]:
 
 # --- the engine passes -------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("rulings", [(), ("draw-order=reshuffle-first", "banned-reserve=stays-honoured"),
-                                     ("trash-buy=any", "restriction-pile-buy=buyable"),
-                                     ("messaging-zones=any-zones", "pass-bonus=no-influence",
-                                      "lobby-targets=market-only")])
+@pytest.mark.parametrize("rulings", [(), *RULING_VARIANTS])
 def test_the_engine_passes(cards: CardSet, rulings: tuple[str, ...]) -> None:
     game = Game(cards, Rulings.parse(rulings))
     derived.forget()
