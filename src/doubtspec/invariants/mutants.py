@@ -43,10 +43,12 @@ from doubtspec.model.steps import (
     Effect,
     FillMarket,
     Messaging,
+    Organize,
     ResolveEffect,
     StartCompanyTurn,
     StartMovementTurn,
     Step,
+    TakeMarketCard,
 )
 from doubtspec.model.work import Work, replace_at, sorted_with
 from doubtspec.rulebook import Section
@@ -834,6 +836,94 @@ def _progress_kept_on_achieving() -> tuple[Patch, ...]:
     return ((movement, "agitate", agitate),)
 
 
+def _organize_takes_first() -> tuple[Patch, ...]:
+    original = movement.buy_card
+
+    def buy_card(w: Work, space: int, flip: tuple[int, ...]) -> None:
+        # Organize takes the space's card before the refill, so the refill fills that space too.
+        original(w, space, flip)
+        head = w.pending[:3]
+        if (len(head) == 3 and isinstance(head[0], Organize) and isinstance(head[1], FillMarket)
+                and isinstance(head[2], TakeMarketCard)):
+            w.pending = (head[0], head[2], head[1], *w.pending[3:])
+
+    return ((movement, "buy_card", buy_card),)
+
+
+def _market_deck_not_renewed() -> tuple[Patch, ...]:
+    original = engine._chance_ready
+
+    def chance_ready(w: Work, step: object) -> bool:
+        # A spent Market deck is not renewed from the discards: the refill stops with the spaces empty.
+        if isinstance(step, FillMarket) and NO_CARD in w.market and not w.m_deck:
+            w.pop()
+            return False
+        return original(w, step)
+
+    return ((engine, "_chance_ready", chance_ready),)
+
+
+def _icons_not_left_on_goal() -> tuple[Patch, ...]:
+    original = movement.agitate
+
+    def agitate(w: Work, icons: int, slot: int, tokens: int) -> None:
+        # A Goal not achieved keeps only the tokens put on it: the icon Agitation is not converted.
+        if icons + tokens >= movement.goal_need(w, slot):
+            original(w, icons, slot, tokens)
+            return
+        w.agitation -= tokens
+        w.goal_agitation = replace_at(w.goal_agitation, slot, w.goal_agitation[slot] + tokens)
+
+    return ((movement, "agitate", agitate),)
+
+
+def _goal_lobbying_not_charged() -> tuple[Patch, ...]:
+    original = movement.agitate
+
+    def agitate(w: Work, icons: int, slot: int, tokens: int) -> None:
+        # Achieving a Goal compares the Agitation with its printed cost, leaving out the Profit on it.
+        if icons + tokens >= movement.goal_need(w, slot) - w.goal_profit[slot]:
+            w.agitation -= tokens
+            w.give_back(TokenKind.AGITATION, tokens + w.goal_agitation[slot])
+            w.goal_agitation = replace_at(w.goal_agitation, slot, 0)
+            movement.achieve(w, slot)
+            return
+        original(w, icons, slot, tokens)
+
+    return ((movement, "agitate", agitate),)
+
+
+def _pacing_refreshes_first() -> tuple[Patch, ...]:
+    def pacing_passives(w: Work) -> None:
+        # Pacing flips the Refresh passives' cards face up first, so the flipped cards' passives count too.
+        game = w.game
+        movement.refresh(w, sum(game.movement_card(c).passive.refresh for c, up in w.tableau if up))
+        passives = [game.movement_card(c).passive for c, up in w.tableau if up]
+        passives += [game.goal(number).passive for number in w.achieved]
+        movement.gain(w, sum(p.influence for p in passives), sum(p.messaging for p in passives),
+                      sum(p.agitation for p in passives))
+
+    return ((movement, "pacing_passives", pacing_passives),)
+
+
+def _restriction_from_trash() -> tuple[Patch, ...]:
+    original = movement.achieve
+
+    def achieve(w: Work, slot: int) -> None:
+        # With the Restrictions pile empty, a Goal takes a Restriction card from the trash pile instead.
+        game = w.game
+        adds = any(isinstance(e, AddRestriction) for e in game.goal(w.goals[slot]).effects)
+        pile = game.cards.restriction_pile()
+        empty = pile is not None and not w.piles[pile]
+        original(w, slot)
+        found = [c for c in w.trash if game.company_card(c).kind == "restriction"]
+        if adds and empty and found:
+            w.trash = tuple(c for c in w.trash if c != found[-1])
+            w.c_discard = sorted_with(w.c_discard, found[-1])
+
+    return ((movement, "achieve", achieve),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics", "rule.draw-offers"), _scoring_slip),
@@ -964,5 +1054,19 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            "the Goal.", ("rule.goal", "rule.goal-offers"), _progress_kept_on_achieving),
     Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
            ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), _empty_draw_stalls),
+    Mutant("organize-takes-first", "Organize takes the space's card before refilling, so its own space is refilled "
+           "at once.", ("rule.organize-offers",), _organize_takes_first),
+    Mutant("market-deck-not-renewed", "A spent Market deck is not renewed from the Movement's discards: the spaces "
+           "stay empty.", ("rule.organize-offers", "rule.pacing-offers", "rule.pacing-refill"),
+           _market_deck_not_renewed),
+    Mutant("icons-not-left-on-goal", "An Agitation that does not achieve its Goal leaves only its tokens on it, not "
+           "the icons converted.", ("rule.goal", "rule.lobbied-goal-offers"), _icons_not_left_on_goal),
+    Mutant("goal-lobbying-not-charged", "Achieving a Goal compares the Agitation with its printed cost, without the "
+           "Profit lobbied onto it.", ("rule.goal", "rule.lobbied-goal-offers"), _goal_lobbying_not_charged),
+    Mutant("pacing-refreshes-first", "Pacing flips the Refresh passives' cards before gaining the token passives, "
+           "so the flipped cards' passives count too.", ("rule.pacing", "rule.pacing-offers"),
+           _pacing_refreshes_first),
+    Mutant("restriction-from-trash", "With the Restrictions pile empty, a Goal takes a Restriction card from the "
+           "trash pile.", ("rule.goal", "rule.goal-offers"), _restriction_from_trash),
 )}
 """Every mutant by name."""
