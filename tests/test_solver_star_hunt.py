@@ -63,8 +63,8 @@ def test_a_schedule_the_bounds_rule_out_is_not_hunted() -> None:
 
 
 def test_the_shipped_sets_star_victory_at_turn_six_replays() -> None:
-    """Stars at rounds 4, 5 and 6, a Sequence in every round from 2 (found by the star hunt, seed 0): with turns 1-5
-    proved impossible by the abstraction, the earliest Star Victory on the shipped set is turn 6."""
+    """Stars at rounds 4, 5 and 6, a Sequence in every round from 2 (found by the star hunt's first form, seed 0): with
+    turns 1-5 proved impossible by the abstraction, the earliest Star Victory on the shipped set is turn 6."""
     trace = load_trace(DATA / "witness_stars_turn6.trace")
     assert check_cards(trace, SHIPPED) is None
     actions = trace.parsed()
