@@ -613,6 +613,25 @@ def _profit_before_draw() -> tuple[Patch, ...]:
     return ((company, "start_draw_phase", start_draw_phase),)
 
 
+def _banned_staying_card_resolves() -> tuple[Patch, ...]:
+    original = company.resolve_reserve_card
+
+    def resolve_reserve_card(w: Work, index: int) -> None:
+        # Under banned-reserve=stays-honoured a banned card that stays also resolves its reshuffle effects.
+        data = w.game.company_card(w.c_reserve[index]) if 0 <= index < len(w.c_reserve) else None
+        if data is None or not (w.game.banned_stay and data.reserve is not None and data.reserve.stays and data.kind in w.banned):
+            original(w, index)
+            return
+        banned = w.banned
+        w.banned = tuple(kind for kind in banned if kind != data.kind)
+        try:
+            original(w, index)
+        finally:
+            w.banned = banned
+
+    return ((company, "resolve_reserve_card", resolve_reserve_card),)
+
+
 def _goal_victory_only_exact() -> tuple[Patch, ...]:
     original = movement.achieve
 
@@ -1016,6 +1035,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("profit-before-draw", "A Reshuffle counts the Profit before the draw at step D, so a Company short of "
            "cards wins on Profit instead of being Marginalized.", ("outcome.profit-offers", "outcome.profit-victory"),
            _profit_before_draw),
+    Mutant("banned-staying-card-resolves", "Under ruling banned-reserve=stays-honoured a banned Reserve card that "
+           "stays also resolves its reshuffle effects (caught only by the ruling variants).",
+           ("ban.silent-reshuffle-offers",), _banned_staying_card_resolves),
     Mutant("goal-victory-only-exact", "A Goal that takes the Movement past the Goal points to win, not exactly to "
            "them, lets the game go on.", ("outcome.goal-victory-offers",), _goal_victory_only_exact),
     Mutant("no-flips", "The Movement is never offered to pay by flipping face-up cards.", ("rule.flip-offers",),

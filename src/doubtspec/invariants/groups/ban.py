@@ -219,7 +219,9 @@ def _silent_reshuffle_offers(state: GameState) -> str | None:
     step C puts it first (ruling banned-reserve). Cards with reshuffle effects seldom sit in the
     Reserve when their kind is banned; moving each such card there (from wherever the Company has
     it), banning the Reserve's kinds and emptying the deck into the discard pile (so the Sequence runs
-    at once), compares the two Reshuffles every turn.
+    at once), compares the two Reshuffles every turn. Under banned-reserve=stays-honoured a
+    card that says it stays remains in the Reserve instead, and its reshuffle effects are still skipped:
+    the two Reshuffles then differ only in where that card ends.
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_BUY:
         return None
@@ -227,8 +229,9 @@ def _silent_reshuffle_offers(state: GameState) -> str | None:
     company = state.game.company_card
     for card in _with_reshuffle_effects(state):
         side = company(card).reserve
-        if side is None or (side.stays and stays_honoured):
+        if side is None:
             continue
+        staying = side.stays and stays_honoured
         kinds = {company(c).kind for c in (*state.c_reserve, card)} | set(state.banned)
         probes = reshuffle_probes(state, card, tuple(sorted(kinds)))
         if probes is None:
@@ -237,8 +240,11 @@ def _silent_reshuffle_offers(state: GameState) -> str | None:
         with_card, without_card = engine.apply(in_reserve, EndBuy()), engine.apply(trashed, EndBuy())
         # A Star Victory in step A ends the game before step C: the card is still where it was put.
         ended = with_card.outcome is not None and with_card.outcome.reason is OutcomeReason.STAR_VICTORY
+        if staying and not ended and card not in with_card.c_reserve:
+            return (f"a Reshuffle with banned card {card}, which says it stays, at the Reserve's right end left the "
+                    f"Reserve {list(with_card.c_reserve)}; under banned-reserve=stays-honoured it stays")
         for name in STATE_FIELDS:
-            if name == "game" or (ended and name in ("c_reserve", "trash")):
+            if name == "game" or ((ended or staying) and name in ("c_reserve", "trash")):
                 continue
             if getattr(with_card, name) != getattr(without_card, name):
                 return (f"a Reshuffle with banned card {card} at the Reserve's right end left {name} "
