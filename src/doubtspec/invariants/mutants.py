@@ -619,7 +619,8 @@ def _banned_staying_card_resolves() -> tuple[Patch, ...]:
     def resolve_reserve_card(w: Work, index: int) -> None:
         # Under banned-reserve=stays-honoured a banned card that stays also resolves its reshuffle effects.
         data = w.game.company_card(w.c_reserve[index]) if 0 <= index < len(w.c_reserve) else None
-        if data is None or not (w.game.banned_stay and data.reserve is not None and data.reserve.stays and data.kind in w.banned):
+        staying = data is not None and data.reserve is not None and data.reserve.stays
+        if data is None or not (w.game.banned_stay and staying and data.kind in w.banned):
             original(w, index)
             return
         banned = w.banned

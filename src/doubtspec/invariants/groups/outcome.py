@@ -24,7 +24,7 @@ from doubtspec.model.actions import (
     Pass,
 )
 from doubtspec.model.game import Game
-from doubtspec.model.state import GameState, OutcomeReason, Phase, Side
+from doubtspec.model.state import NO_CARD, GameState, OutcomeReason, Phase, Side
 from doubtspec.model.steps import (
     CheckProfitVictory,
 )
@@ -110,6 +110,19 @@ def _profit_offers(state: GameState) -> str | None:
     if probe.outcome is not None and probe.outcome.reason is OutcomeReason.PROFIT_VICTORY:
         return (f"a Reshuffle with {target} Profit held and {len(short.c_deck)} cards left to draw ended in a Profit "
                 f"Victory; the draw at step D comes first and Marginalizes the Company")
+    # One Profit short, with more lobbied on the Movement's cards and nothing to score: only the Profit the
+    # Company holds counts (ruling profit-victory), so the game goes on.
+    market_profit = tuple(p + (c != NO_CARD) for c, p in zip(state.market, state.market_profit, strict=True))
+    goal_profit = tuple(p + (g != NO_CARD) for g, p in zip(state.goals, state.goal_profit, strict=True))
+    lobbied = dataclasses.replace(state, profit=target - 1, victims=(0,) * len(state.victims), c_reserve=(),
+                                  c_discard=tuple(sorted((*state.c_discard, *state.c_reserve))),
+                                  market_profit=market_profit, goal_profit=goal_profit)
+    probe = engine.apply(lobbied, EndBuy())
+    while probe.outcome is None and probe.phase in (Phase.COMPANY_DRAW, Phase.PACING):
+        probe = engine.apply(probe, engine.legal_actions(probe)[0])
+    if probe.outcome is not None and probe.outcome.reason is OutcomeReason.PROFIT_VICTORY:
+        return (f"a Reshuffle with {target - 1} Profit held, more lobbied on the Movement's cards and nothing scored "
+                f"ended in a Profit Victory; only the Profit the Company holds counts")
     return None
 
 
@@ -233,7 +246,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.COMPANY_RULES, S.COMPANY_ON_YOUR_GO), _economic_defeat),
     StateInvariant("outcome.profit-offers",
                    "Any Reshuffle played out with the winning Profit held ends in a Company victory, or first in"
-                   " Marginalization, which it does when fewer cards are left than the hand size.",
+                   " Marginalization, which it does when fewer cards are left than the hand size; Profit lobbied on "
+                   "the Movement's cards does not count.",
                    (S.COMPANY_RULES, S.RESHUFFLE_SEQUENCE), _profit_offers),
     TransitionInvariant("outcome.profit-victory",
                         "A Reshuffle that ends with the Company holding 70 Profit wins the game for it, counted "

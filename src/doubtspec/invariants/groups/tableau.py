@@ -31,11 +31,12 @@ def _full_offers(state: GameState) -> str | None:
     A full Tableau takes many rounds of play; laying Market-deck cards face up until the Tableau holds
     its limit, every play the engine then offers (and every free play Organize would offer) must
     remove a card first, and each play is played through the engine and checked against
-    `rule.movement-play` (at most three).
+    `rule.movement-play` (at most three). Then the same cards face up: each play must be offered with the
+    flips `rule.influence-payment-offers` works out, the removed card never among them.
     """
     if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or not state.m_hand:
         return None
-    from doubtspec.invariants.groups.rule import movement_play_check
+    from doubtspec.invariants.groups.rule import influence_payment_check, movement_play_check
 
     limit = state.cards.rules.tableau_limit
     missing = limit - len(state.tableau)
@@ -59,7 +60,9 @@ def _full_offers(state: GameState) -> str | None:
         message = movement_play_check(probe, action, after) or _tableau(after)
         if message is not None:
             return f"with {limit} cards in the Tableau: {message}"
-    return None
+    face_up = dataclasses.replace(probe, tableau=state.tableau + tuple((c, True) for c in filler))
+    message = influence_payment_check(face_up)
+    return None if message is None else f"with {limit} cards in the Tableau, the new ones face up: {message}"
 
 
 def _removal_offers(state: GameState) -> str | None:

@@ -21,11 +21,12 @@ from __future__ import annotations
 
 from doubtspec.invariants.groups.rule import company, movement, reshuffle, setup
 from doubtspec.invariants.groups.rule.company import buy_price
-from doubtspec.invariants.groups.rule.movement import messaging_check, movement_play_check
+from doubtspec.invariants.groups.rule.movement import influence_payment_check, messaging_check, movement_play_check
 from doubtspec.invariants.groups.rule.reshuffle import reshuffled_check
 from doubtspec.invariants.shapes import Invariant
 
-__all__ = ["INVARIANTS", "buy_price", "messaging_check", "movement_play_check", "reshuffled_check"]
+__all__ = ["INVARIANTS", "buy_price", "influence_payment_check", "messaging_check", "movement_play_check",
+           "reshuffled_check"]
 
 INVARIANTS: tuple[Invariant, ...] = (*setup.INVARIANTS, *company.INVARIANTS, *reshuffle.INVARIANTS,
                                      *movement.INVARIANTS)

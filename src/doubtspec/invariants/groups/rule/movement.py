@@ -199,7 +199,7 @@ def _payments(up: list[tuple[int, int]], cost: int, tokens: int) -> set[tuple[in
     return allowed
 
 
-def _influence_payment_offers(state: GameState) -> str | None:
+def influence_payment_check(state: GameState) -> str | None:
     """On each Movement turn, every play and buy is offered with exactly the flip sets Spending Influence allows.
 
     Worked out from the Tableau and the card data (`_payments`) for each card in the hand (with each
@@ -962,7 +962,7 @@ INVARIANTS: tuple[Invariant, ...] = (
                    _flip_offers),
     StateInvariant("rule.influence-payment-offers", "Every Movement play and buy is offered with exactly the sets "
                    "of face-up cards to flip that have no superfluous card and leave tokens enough for the rest.",
-                   (S.SPENDING_INFLUENCE, S.PLAYING_A_CARD, S.BUYING_A_CARD), _influence_payment_offers),
+                   (S.SPENDING_INFLUENCE, S.PLAYING_A_CARD, S.BUYING_A_CARD), influence_payment_check),
     TransitionInvariant("rule.organize-play", "An Organize play puts a card from the hand at the chosen end for free, "
                         "with the Bonuses aligned with the adjacent face-up card.",
                         (S.BUYING_A_CARD, S.PLAYING_A_CARD), _organize_play),
