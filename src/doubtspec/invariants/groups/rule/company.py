@@ -497,6 +497,8 @@ def _buy_offers(state: GameState) -> str | None:
 
     Trash-pile cards and exact prices are rare in generated games; a discount set so that each card costs
     the hand's Budget exactly, and one more, asks the engine's legality about both sides of every price.
+    A discount beyond the whole price leaves it at zero (the trash pile's extra one included), so the card
+    is bought with no payment at all.
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_BUY or state.buys:
         return None
@@ -517,6 +519,11 @@ def _buy_offers(state: GameState) -> str | None:
                         f"{' plus one from the trash' if source is BuySource.TRASH else ''}) costs "
                         f"{max(0, full - discount)} against a hand of {total} Budget, but was "
                         f"{'not ' if offered else ''}offered")
+        free = dataclasses.replace(state, discount=full + 1)
+        if Buy(source, index, ()) not in engine.legal_actions(free):
+            return (f"with a discount of {full + 1}, {source.value}:{index} (Budget {budget[card]}"
+                    f"{' plus one from the trash' if source is BuySource.TRASH else ''}) costs nothing, but was "
+                    f"not offered without a payment")
     return None
 
 

@@ -172,6 +172,16 @@ def _reshuffle_offers(state: GameState) -> str | None:
         message = scoring_check(probe, EndBuy(), after)
         if message is not None:
             return f"what if {scored} Elderly scored: {message}"
+    # A star earned before is kept by a Sequence that scores below the threshold.
+    below = rules.star_threshold - 1
+    if (state.stars == 0 and rules.stars_to_win > 1 and in_supply(state, TokenKind.STARS)
+            and 0 <= below <= victims_total):
+        supply[TOKEN_INDEX[TokenKind.VICTIMS]] = victims_total - below
+        supply[TOKEN_INDEX[TokenKind.STARS]] -= 1
+        probe = dataclasses.replace(state, victims=(0, 0, 0, below), stars=1, supply=tuple(supply))
+        message = scoring_check(probe, EndBuy(), engine.apply(probe, EndBuy()))
+        if message is not None:
+            return f"what if {below} Elderly scored with a star already earned: {message}"
     return None
 
 
