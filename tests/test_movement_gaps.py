@@ -13,16 +13,16 @@ import pytest
 from doubtspec.invariants import derived
 from doubtspec.invariants.catalog import BY_ID, StateInvariant, TransitionInvariant
 from doubtspec.invariants.machines import _organised, _prudent
+from doubtspec.invariants.mutants import MUTANTS
 from doubtspec.invariants.ruling_sweep import RULING_VARIANTS
-from doubtspec.model import engine, movement
 from doubtspec.model.actions import Action, Agitate
 from doubtspec.model.cards import AddRestriction, CardSet, TokenKind
 from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
 from doubtspec.model.game import Game
 from doubtspec.model.rulings import Rulings
-from doubtspec.model.state import NO_CARD, TOKEN_INDEX, Actor, GameState, Phase
-from doubtspec.model.steps import Agitation, FillMarket, Organize, TakeMarketCard
-from doubtspec.model.work import Work, replace_at, sorted_with, without
+from doubtspec.model.state import TOKEN_INDEX, Actor, GameState, Phase
+from doubtspec.model.steps import Agitation
+from doubtspec.model.work import replace_at, sorted_with
 
 NEW_CHECKS = ("rule.organize-offers", "rule.goal-offers", "rule.lobbied-goal-offers", "rule.pacing-offers")
 """The what-ifs added or extended here; `rule.goal` (a postcondition) is checked on every step as well."""
@@ -89,64 +89,23 @@ def test_the_engine_passes(cards: CardSet, rulings: tuple[str, ...]) -> None:
 
 # --- 1. Organize: the Market after the buy -------------------------------------------------------------------------
 
-def _take_before_refill(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Organize takes the space's card before the refill, which then refills its own space too."""
-    original = movement.buy_card
-
-    def buy_card(w: Work, space: int, flip: tuple[int, ...]) -> None:
-        original(w, space, flip)
-        head = w.pending[:3]
-        if (len(head) == 3 and isinstance(head[0], Organize) and isinstance(head[1], FillMarket)
-                and isinstance(head[2], TakeMarketCard)):
-            w.pending = (head[0], head[2], head[1], *w.pending[3:])
-
-    monkeypatch.setattr(movement, "buy_card", buy_card)
-
-
-def test_organize_refill_before_take_is_named(states: list[GameState], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_organize_refill_before_take_is_named(states: list[GameState]) -> None:
     assert _findings("rule.organize-offers", states) == []
-    _take_before_refill(monkeypatch)
-    found = _findings("rule.organize-offers", states)
+    with MUTANTS["organize-takes-first"].active():
+        found = _findings("rule.organize-offers", states)
     assert found and all("stays empty" in m for m in found), found[:3]
     assert any("buying the Organize space" in m and "spent" not in m.split(":")[0] for m in found)
 
 
-def _deck_never_renewed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A spent Market deck is not renewed from the discards: the refill stops."""
-    original = engine._chance_ready
-
-    def chance_ready(w: Work, step: object) -> bool:
-        if isinstance(step, FillMarket) and NO_CARD in w.market and not w.m_deck:
-            w.pop()
-            return False
-        return original(w, step)
-
-    monkeypatch.setattr(engine, "_chance_ready", chance_ready)
-
-
-def test_spent_market_deck_not_renewed_is_named(states: list[GameState], monkeypatch: pytest.MonkeyPatch) -> None:
-    _deck_never_renewed(monkeypatch)
-    organize = _findings("rule.organize-offers", states)
+def test_spent_market_deck_not_renewed_is_named(states: list[GameState]) -> None:
+    with MUTANTS["market-deck-not-renewed"].active():
+        organize = _findings("rule.organize-offers", states)
+        pacing = _findings("rule.pacing-offers", states)
     assert organize and all("spent into the discards" in m and "were refilled" in m for m in organize), organize[:3]
-    pacing = _findings("rule.pacing-offers", states)
     assert pacing and all("empty while the Market deck or the discards hold cards" in m for m in pacing), pacing[:3]
 
 
 # --- 2. Agitation left on a Goal as progress ---------------------------------------------------------------------
-
-def _icons_not_converted(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An Agitation that does not achieve its Goal leaves only its tokens on it, not the icons."""
-    original = movement.agitate
-
-    def agitate(w: Work, icons: int, slot: int, tokens: int) -> None:
-        if icons + tokens >= movement.goal_need(w, slot):
-            original(w, icons, slot, tokens)
-            return
-        w.agitation -= tokens
-        w.goal_agitation = replace_at(w.goal_agitation, slot, w.goal_agitation[slot] + tokens)
-
-    monkeypatch.setattr(movement, "agitate", agitate)
-
 
 def _partial_agitation(state: GameState) -> tuple[GameState, Agitate] | None:
     """`state` with an Agitation of one icon pending, and an Agitate of one token on a Goal costing three or more."""
@@ -162,7 +121,7 @@ def _partial_agitation(state: GameState) -> tuple[GameState, Agitate] | None:
     return None
 
 
-def test_progress_on_a_goal_is_checked(states: list[GameState], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_progress_on_a_goal_is_checked(states: list[GameState]) -> None:
     check = _goal_check()
     found = next(p for s in states if s.phase is Phase.MOVEMENT_TURN and not s.pending and s.outcome is None
                  and (p := _partial_agitation(s)) is not None)
@@ -179,94 +138,44 @@ def test_progress_on_a_goal_is_checked(states: list[GameState], monkeypatch: pyt
     free = dataclasses.replace(after, supply=replace_at(after.supply, index, after.supply[index] + 1))
     assert "converting 1 icon Agitation" in str(check(probe, action, free))
     # The engine patched: the transition check and the Lobbying what-if (whose first probe leaves progress) name it.
-    _icons_not_converted(monkeypatch)
-    derived.forget()
-    assert "converted from the 1 icons" in str(check(probe, action, apply(probe, action)))
-    lobbied = _findings("rule.lobbied-goal-offers", states)
+    with MUTANTS["icons-not-left-on-goal"].active():
+        assert "converted from the 1 icons" in str(check(probe, action, apply(probe, action)))
+        lobbied = _findings("rule.lobbied-goal-offers", states)
     assert lobbied and all("converted from the" in m for m in lobbied), lobbied[:3]
 
 
 # --- 3. Lobbying on a Goal ---------------------------------------------------------------------------------------
 
-def _goal_lobbying_not_charged(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Achieving a Goal compares the Agitation with its printed cost, leaving out the Profit on it."""
-    original = movement.agitate
-
-    def agitate(w: Work, icons: int, slot: int, tokens: int) -> None:
-        if icons + tokens >= movement.goal_need(w, slot) - w.goal_profit[slot]:
-            w.agitation -= tokens
-            w.give_back(TokenKind.AGITATION, tokens + w.goal_agitation[slot])
-            w.goal_agitation = replace_at(w.goal_agitation, slot, 0)
-            movement.achieve(w, slot)
-            return
-        original(w, icons, slot, tokens)
-
-    monkeypatch.setattr(movement, "agitate", agitate)
-
-
-def test_goal_lobbying_not_charged_is_named(states: list[GameState], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_goal_lobbying_not_charged_is_named(states: list[GameState]) -> None:
     assert _findings("rule.lobbied-goal-offers", states) == []
-    _goal_lobbying_not_charged(monkeypatch)
-    found = _findings("rule.lobbied-goal-offers", states)
+    with MUTANTS["goal-lobbying-not-charged"].active():
+        found = _findings("rule.lobbied-goal-offers", states)
     assert found and all("Profit on Goal" in m and "achieved it; it needs" in m for m in found), found[:3]
 
 
-def test_lobbied_goal_offers_skip_market_only(cards: CardSet, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_lobbied_goal_offers_skip_market_only(cards: CardSet) -> None:
     """Under lobby-targets=market-only no Goal carries Profit: the what-if does not build one."""
     game = Game(cards, Rulings.parse(["lobby-targets=market-only"]))
     movement_turns = [after for _, _, after in _game_states(game, 0, limit=200)
                       if after.phase is Phase.MOVEMENT_TURN and not after.pending]
-    _goal_lobbying_not_charged(monkeypatch)
-    derived.forget()
-    assert movement_turns and all(_state_check("rule.lobbied-goal-offers")(s) is None for s in movement_turns)
+    with MUTANTS["goal-lobbying-not-charged"].active():
+        assert movement_turns and all(_state_check("rule.lobbied-goal-offers")(s) is None for s in movement_turns)
 
 
 # --- 4. Pacing: the token passives before the Refresh passives -------------------------------------------------
 
-def _refresh_before_gains(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Pacing flips the Refresh passives' cards face up first, so the flipped cards' passives count too."""
-
-    def pacing_passives(w: Work) -> None:
-        game = w.game
-        movement.refresh(w, sum(game.movement_card(c).passive.refresh for c, up in w.tableau if up))
-        passives = [game.movement_card(c).passive for c, up in w.tableau if up]
-        passives += [game.goal(number).passive for number in w.achieved]
-        movement.gain(w, sum(p.influence for p in passives), sum(p.messaging for p in passives),
-                      sum(p.agitation for p in passives))
-
-    monkeypatch.setattr(movement, "pacing_passives", pacing_passives)
-
-
-def test_pacing_order_is_named(states: list[GameState], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pacing_order_is_named(states: list[GameState]) -> None:
     assert _findings("rule.pacing-offers", states) == []
-    _refresh_before_gains(monkeypatch)
-    found = _findings("rule.pacing-offers", states)
+    with MUTANTS["pacing-refreshes-first"].active():
+        found = _findings("rule.pacing-offers", states)
     assert found and all("Pacing: " in m and "the rules give" in m for m in found), found[:3]
 
 
 # --- 5. Restriction cards never from the trash pile -------------------------------------------------------------
 
-def _restriction_from_trash(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the Restrictions pile empty, a Goal takes a Restriction card from the trash pile instead."""
-    original = movement.achieve
-
-    def achieve(w: Work, slot: int) -> None:
-        game = w.game
-        adds = any(isinstance(e, AddRestriction) for e in game.goal(w.goals[slot]).effects)
-        pile = game.cards.restriction_pile()
-        empty = pile is not None and not w.piles[pile]
-        original(w, slot)
-        found = [c for c in w.trash if game.company_card(c).kind == "restriction"]
-        if adds and empty and found:
-            w.trash = without(w.trash, found[-1])
-            w.c_discard = sorted_with(w.c_discard, found[-1])
-
-    monkeypatch.setattr(movement, "achieve", achieve)
-
-
-def test_restriction_from_trash_is_named(states: list[GameState], monkeypatch: pytest.MonkeyPatch) -> None:
-    _restriction_from_trash(monkeypatch)
-    found = _findings("rule.goal-offers", states)
+def test_restriction_from_trash_is_named(states: list[GameState]) -> None:
+    with MUTANTS["restriction-from-trash"].active():
+        found = _findings("rule.goal-offers", states)
     assert found and all("a Restriction card on the trash pile" in m and "Restrictions pile only" in m
                          for m in found), found[:3]
 

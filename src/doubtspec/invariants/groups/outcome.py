@@ -81,6 +81,14 @@ def _economic_defeat(state: GameState) -> str | None:
     return None
 
 
+def _reshuffled(state: GameState) -> GameState:
+    """End the Buy Phase of `state` and play its Draw Phase and Pacing out (first outcome, first choice each time)."""
+    probe = engine.apply(state, EndBuy())
+    while probe.outcome is None and probe.phase in (Phase.COMPANY_DRAW, Phase.PACING):
+        probe = engine.apply(probe, engine.legal_actions(probe)[0])
+    return probe
+
+
 def _profit_offers(state: GameState) -> str | None:
     """Before a Draw Phase that will trigger a Reshuffle, give the Company the winning Profit and play it out.
 
@@ -91,9 +99,7 @@ def _profit_offers(state: GameState) -> str | None:
             or len(state.c_deck) >= state.cards.rules.company_hand_size):
         return None
     target = state.cards.rules.profit_to_win
-    probe = engine.apply(dataclasses.replace(state, profit=max(state.profit, target)), EndBuy())
-    while probe.outcome is None and probe.phase in (Phase.COMPANY_DRAW, Phase.PACING):
-        probe = engine.apply(probe, engine.legal_actions(probe)[0])
+    probe = _reshuffled(dataclasses.replace(state, profit=max(state.profit, target)))
     ended = probe.outcome.reason if probe.outcome is not None else None
     if ended not in (OutcomeReason.PROFIT_VICTORY, OutcomeReason.STAR_VICTORY, OutcomeReason.MARGINALIZATION):
         return (f"a Reshuffle that ends with {target} Profit held ended in "
@@ -104,9 +110,7 @@ def _profit_offers(state: GameState) -> str | None:
     cycle = (*state.c_deck, *state.c_discard, *state.c_hand)
     short = dataclasses.replace(state, profit=max(state.profit, target), c_deck=cycle[:size - 1], c_discard=(),
                                 c_hand=(), c_removed=tuple(sorted((*state.c_removed, *cycle[size - 1:]))))
-    probe = engine.apply(short, EndBuy())
-    while probe.outcome is None and probe.phase in (Phase.COMPANY_DRAW, Phase.PACING):
-        probe = engine.apply(probe, engine.legal_actions(probe)[0])
+    probe = _reshuffled(short)
     if probe.outcome is not None and probe.outcome.reason is OutcomeReason.PROFIT_VICTORY:
         return (f"a Reshuffle with {target} Profit held and {len(short.c_deck)} cards left to draw ended in a Profit "
                 f"Victory; the draw at step D comes first and Marginalizes the Company")
@@ -117,9 +121,7 @@ def _profit_offers(state: GameState) -> str | None:
     lobbied = dataclasses.replace(state, profit=target - 1, victims=(0,) * len(state.victims), c_reserve=(),
                                   c_discard=tuple(sorted((*state.c_discard, *state.c_reserve))),
                                   market_profit=market_profit, goal_profit=goal_profit)
-    probe = engine.apply(lobbied, EndBuy())
-    while probe.outcome is None and probe.phase in (Phase.COMPANY_DRAW, Phase.PACING):
-        probe = engine.apply(probe, engine.legal_actions(probe)[0])
+    probe = _reshuffled(lobbied)
     if probe.outcome is not None and probe.outcome.reason is OutcomeReason.PROFIT_VICTORY:
         return (f"a Reshuffle with {target - 1} Profit held, more lobbied on the Movement's cards and nothing scored "
                 f"ended in a Profit Victory; only the Profit the Company holds counts")
