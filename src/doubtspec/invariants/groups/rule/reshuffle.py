@@ -172,16 +172,36 @@ def _reshuffle_offers(state: GameState) -> str | None:
         message = scoring_check(probe, EndBuy(), after)
         if message is not None:
             return f"what if {scored} Elderly scored: {message}"
-    # A star earned before is kept by a Sequence that scores below the threshold.
-    below = rules.star_threshold - 1
-    if (state.stars == 0 and rules.stars_to_win > 1 and in_supply(state, TokenKind.STARS)
-            and 0 <= below <= victims_total):
-        supply[TOKEN_INDEX[TokenKind.VICTIMS]] = victims_total - below
-        supply[TOKEN_INDEX[TokenKind.STARS]] -= 1
-        probe = dataclasses.replace(state, victims=(0, 0, 0, below), stars=1, supply=tuple(supply))
-        message = scoring_check(probe, EndBuy(), engine.apply(probe, EndBuy()))
+    return _star_offers(state, victims_total)
+
+
+def _star_offers(state: GameState, victims_total: int) -> str | None:
+    """The same Reshuffle with stars already earned: one is kept by a Sequence scoring below the threshold, and
+    the last one to win, scored at the threshold, ends the game at once (ruling star-timing=immediately)."""
+    from doubtspec.invariants.groups.scoring import scoring_check
+
+    rules = state.cards.rules
+    stars_left = in_supply(state, TokenKind.STARS)
+
+    def probe(scored: int, stars: int) -> GameState | None:
+        if not 0 <= scored <= victims_total or not state.stars <= stars <= state.stars + stars_left:
+            return None
+        supply = list(state.supply)
+        supply[TOKEN_INDEX[TokenKind.VICTIMS]] = victims_total - scored
+        supply[TOKEN_INDEX[TokenKind.STARS]] -= stars - state.stars
+        return dataclasses.replace(state, victims=(0, 0, 0, scored), stars=stars, supply=tuple(supply))
+
+    if rules.stars_to_win > 1 and (kept := probe(rules.star_threshold - 1, max(state.stars, 1))) is not None:
+        message = scoring_check(kept, EndBuy(), engine.apply(kept, EndBuy()))
         if message is not None:
-            return f"what if {below} Elderly scored with a star already earned: {message}"
+            return f"what if {kept.victims[-1]} Elderly scored with {kept.stars} star(s) already earned: {message}"
+    last = probe(rules.star_threshold, rules.stars_to_win - 1)
+    if last is not None and state.rulings.get("star-timing") == "immediately":
+        after = engine.apply(last, EndBuy())
+        scored = after.reshuffles == last.reshuffles + 1
+        if scored and (after.outcome is None or after.outcome.reason is not OutcomeReason.STAR_VICTORY):
+            return (f"what if {rules.star_threshold} Elderly scored with {last.stars} stars already earned: the game "
+                    f"went on to {after.summary()}; under star-timing=immediately the last star wins at step B")
     return None
 
 
