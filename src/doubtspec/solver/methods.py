@@ -10,13 +10,13 @@ attributes for the query layer to replay and show.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from doubtspec.model.actions import Action
 from doubtspec.model.game import Game
 from doubtspec.solver import exhaustive
 from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, hunt
-from doubtspec.solver.star_hunt import StarHuntSettings, star_hunt
+from doubtspec.solver.star_hunt import StarHuntSettings, star_hunt, star_schedules
 from doubtspec.solver.unrolling import bmc
 from doubtspec.solver.unrolling.bmc import Caps
 from doubtspec.solver.verdict import Budget, TurnProof, TurnVerdict
@@ -64,14 +64,24 @@ class StarHuntMethod:
     """Round to the most stars proved possible after it (schedules beyond these are not hunted)."""
     name: str = "star-hunt"
     result: HuntResult | None = None
+    tried: set[tuple[tuple[int, ...], int]] = field(default_factory=set)
+    """The (schedule, seed) passes made without a find, over every call: a later call skips them."""
 
     @property
     def witness(self) -> tuple[Action, ...] | None:
         return None if self.result is None else self.result.actions
 
-    def decide(self, by_turn: int, budget: Budget, first_turn: int = 1) -> list[TurnProof]:
+    def schedules(self, turn: int) -> int:
+        """How many star schedules of `turn` the star bounds leave (those this hunt would try for it)."""
+        return sum(1 for _ in star_schedules(turn, self.game.cards.rules.stars_to_win, self.at_most))
+
+    def decide(self, by_turn: int, budget: Budget, first_turn: int = 1, passes: int | None = None) -> list[TurnProof]:
+        """`passes`: rounds of passes (each with the next seed) instead of the settings' own."""
         deadline = None if budget.deadline == float("inf") else budget.deadline
-        self.result = star_hunt(self.game, by_turn, first_turn, self.settings, deadline, self.at_most)
+        settings = self.settings if self.settings is not None else StarHuntSettings()
+        if passes is not None:
+            settings = replace(settings, passes=passes)
+        self.result = star_hunt(self.game, by_turn, first_turn, settings, deadline, self.at_most, self.tried)
         if self.result.found is None:
             return []
         return [TurnProof(self.result.found, TurnVerdict.POSSIBLE, self.name, self.result.seconds)]

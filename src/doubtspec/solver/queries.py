@@ -111,6 +111,13 @@ checks that wait for that bound, and the bound is proved only after the hunt (on
 COMPANY_LONG_BUDGET_S = 150.0
 """The budget from which the Company's first pass gets `COMPANY_LONG_SHARE`: below it, half the budget would
 leave the hunt too little (it finds the shipped set's turn-8 third star in about 13 s)."""
+STAR_FIRST_SCHEDULES = 3
+"""For the stars question on a budget of `COMPANY_LONG_BUDGET_S` or more: before the schedule prover asks for a
+turn, the star hunt tries it (one pass per schedule, seed 0) when the proved star bounds leave it this many star
+schedules or fewer (and at least one). A find there is the earliest turn, proved, and no time goes to proving a
+turn the witness makes moot (on the shipped set the prover spent 45-60 s on turn 6 before the hunt found it in
+16-20 s); a pass for a turn the game cannot meet dies at its schedule's first star round (about 9 s for turn 5's
+one schedule, rounds 3, 4 and 5)."""
 REFINING_SHARE = 0.8
 """For an abstraction that refines its runs into games (the Movement's): the share of the budget its first
 pass may use, before the hunt (instead of `QUICK_SHARE`). Its first "possible" turn, refined, is the
@@ -360,27 +367,39 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
     proved = 0
     prover = abstraction_for(game, query) if use_abstraction and budget.can_start() else None
     abstract_open = prover is not None
+    star_hunter: StarHuntMethod | None = None
     if prover is not None:
         first_share = QUICK_SHARE
+        long_budget = budget.left() >= COMPANY_LONG_BUDGET_S
         if isinstance(prover, MovementProver):
             first_share = REFINING_SHARE
-        elif isinstance(prover, ScheduleProver) and budget.left() >= COMPANY_LONG_BUDGET_S:
+        elif isinstance(prover, ScheduleProver) and long_budget:
             first_share = COMPANY_LONG_SHARE
-        for settled in prover.decide(query.by_turn, budget.share(first_share)):
-            answer.proofs.add(settled)
-            if settled.verdict is TurnVerdict.IMPOSSIBLE:
-                proved = settled.turn
-            elif settled.verdict is TurnVerdict.POSSIBLE:
-                abstract_open = False  # possible in the abstraction: it can prove nothing from this turn on
-    if use_hunt and proved < query.by_turn and not _refined(prover):
+        if (query.kind is QueryKind.STARS and isinstance(prover, ScheduleProver) and long_budget and use_hunt
+                and hunt_settings is None):
+            # The witness first: each turn is hunted before it is proved, once its star schedules are few.
+            star_hunter = StarHuntMethod(game)
+            proved, abstract_open = _prove_hunting_stars(answer, game, target, query, prover, star_hunter,
+                                                         budget.share(first_share), budget)
+            if answer.earliest is not None:
+                upto = answer.earliest - 1 if earliest else 0
+        else:
+            for settled in prover.decide(query.by_turn, budget.share(first_share)):
+                answer.proofs.add(settled)
+                if settled.verdict is TurnVerdict.IMPOSSIBLE:
+                    proved = settled.turn
+                elif settled.verdict is TurnVerdict.POSSIBLE:
+                    abstract_open = False  # possible in the abstraction: it can prove nothing from this turn on
+    if use_hunt and proved < query.by_turn and answer.status != "yes" and not _refined(prover):
         hunt_budget = budget.share(HUNT_SHARE)
         hunters: list[tuple[HuntMethod | StarHuntMethod, Budget]] = []
         if query.kind is QueryKind.STARS and hunt_settings is None and hunt_budget.left() >= STAR_HUNT_MIN_S:
             # First the hunt aimed at star schedules, from the first turn not proved impossible (on the shipped set
             # the generic hunt's third star comes at turn 8, this one's at turn 6), then the generic hunt. A caller's
-            # own hunt settings ask for the generic hunt alone.
-            at_most = prover.stars_at_most() if isinstance(prover, ScheduleProver) else {}
-            hunters.append((StarHuntMethod(game, at_most=at_most), hunt_budget.share(STAR_HUNT_SHARE)))
+            # own hunt settings ask for the generic hunt alone. Passes made before the proofs are not made again.
+            star_hunter = star_hunter if star_hunter is not None else StarHuntMethod(game)
+            star_hunter.at_most = prover.stars_at_most() if isinstance(prover, ScheduleProver) else {}
+            hunters.append((star_hunter, hunt_budget.share(STAR_HUNT_SHARE)))
         hunters.append((HuntMethod(game, target, progress_of(query),
                                    opponent is Opponent.PASSIVE or query.side_is_company, hunt_settings), hunt_budget))
         for hunter, share in hunters:
@@ -449,6 +468,36 @@ def _take_witness(answer: Answer, game: Game, target: Target, actions: tuple[Act
                              f"at turn {answer.earliest}: the abstraction is not sound for this card file")
     answer.status = "yes"
     answer.proofs.add(TurnProof(answer.earliest, TurnVerdict.POSSIBLE, method, seconds))
+
+
+def _prove_hunting_stars(answer: Answer, game: Game, target: Target, query: Query, prover: ScheduleProver,
+                         hunter: StarHuntMethod, first: Budget, budget: Budget) -> tuple[int, bool]:
+    """The stars question's first pass, witness first: turn by turn, the star hunt tries the turn (one pass per
+    schedule the proved star bounds leave, when they leave at most `STAR_FIRST_SCHEDULES`), and the schedule
+    prover is asked for it only without a find. A find at turn k comes after turns 1..k-1 are proved impossible, so
+    it is the earliest turn, proved; the prover is never asked for it. Stops at a find or at the first turn the
+    prover leaves open (within `first`). Returns the last turn proved impossible and whether the abstraction may
+    still prove later turns."""
+    proved, abstract_open = 0, True
+    for turn in range(1, query.by_turn + 1):
+        if not first.can_start():
+            break
+        hunter.at_most = prover.stars_at_most()
+        if 0 < hunter.schedules(turn) <= STAR_FIRST_SCHEDULES:
+            found = hunter.decide(turn, budget.share(HUNT_SHARE * STAR_HUNT_SHARE), first_turn=turn, passes=1)
+            answer.hunt = hunter.result
+            if found and hunter.witness is not None:
+                _take_witness(answer, game, target, hunter.witness, hunter.name, proved, found[0].seconds)
+                break
+        for settled in prover.decide(turn, first, first_turn=turn):
+            answer.proofs.add(settled)
+            if settled.verdict is TurnVerdict.IMPOSSIBLE:
+                proved = settled.turn
+            elif settled.verdict is TurnVerdict.POSSIBLE:
+                abstract_open = False
+        if proved < turn:
+            break
+    return proved, abstract_open
 
 
 def _refined(prover: AbstractionProver | ScheduleProver | None) -> bool:

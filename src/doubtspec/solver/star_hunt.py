@@ -251,9 +251,13 @@ def _pass(game: Game, schedule: tuple[int, ...], settings: StarHuntSettings, see
 
 
 def star_hunt(game: Game, by_turn: int, first_turn: int = 1, settings: StarHuntSettings | None = None,
-              deadline: float | None = None, at_most: Mapping[int, int] | None = None) -> HuntResult:
+              deadline: float | None = None, at_most: Mapping[int, int] | None = None,
+              tried: set[tuple[tuple[int, ...], int]] | None = None) -> HuntResult:
     """Look for a Star Victory at the earliest turn from `first_turn` to `by_turn`, until `deadline` (a
     `time.perf_counter()`), within the proved star bounds `at_most` (round to the most stars after it).
+
+    `tried`: the (schedule, seed) passes already made without a find (by an earlier call); they are skipped, and
+    every pass this call completes without a find is added (the passes are deterministic, so one would fail again).
 
     `settings.passes` rounds of passes, each with the next seed: a round tries the turns in order, every star
     schedule of a turn (`star_schedules`), until one is met; the next round tries only the turns before the best
@@ -271,7 +275,10 @@ def star_hunt(game: Game, by_turn: int, first_turn: int = 1, settings: StarHuntS
     for attempt in range(cfg.passes):
         for turn in range(max(first_turn, stars), bound + 1):
             for schedule in star_schedules(turn, stars, at_most):
-                state, actions, expanded = _pass(game, schedule, cfg, cfg.seed + attempt, deadline)
+                seed = cfg.seed + attempt
+                if tried is not None and (schedule, seed) in tried:
+                    continue
+                state, actions, expanded = _pass(game, schedule, cfg, seed, deadline)
                 seen += expanded
                 searched = max(searched, turn)
                 if state is not None:
@@ -280,6 +287,8 @@ def star_hunt(game: Game, by_turn: int, first_turn: int = 1, settings: StarHuntS
                     break
                 if deadline is not None and time.perf_counter() > deadline:
                     return _result(best, seen, started, searched)
+                if tried is not None:
+                    tried.add((schedule, seed))
             if best is not None and bound < turn:
                 break  # found at this turn: the next round of passes looks for an earlier one
     return _result(best, seen, started, searched)
