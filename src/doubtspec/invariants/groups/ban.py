@@ -69,25 +69,35 @@ def _ban_offers(state: GameState) -> str | None:
     """At the start of each Play Phase, ban each kind in the hand in turn and see what the engine offers.
 
     Bans need a Goal achieved first, which generated games rarely reach early; asking the engine's
-    legality about the same hand under each possible ban checks ban enforcement on every turn.
+    legality about the same hand under each possible ban checks ban enforcement on every turn. The same
+    again with a Loopholes card moved into the Reserve when none is there: it lets a banned card's
+    standard effect be played, never its Reserve side.
     """
     if (state.outcome is not None or state.pending or state.phase is not Phase.COMPANY_PLAY or state.plays
             or not state.c_hand):
         return None
     cards = state.cards.company
-    kinds = sorted({cards[c].kind for c in state.c_hand} - set(state.banned))  # type: ignore[index]
-    for kind in kinds:
-        banned = tuple(sorted((*state.banned, kind)))
-        loopholes = any(
-            (side := cards[r].reserve) is not None and side.loopholes and cards[r].kind not in banned  # type: ignore[index]
-            for r in state.c_reserve
-        )
-        offered = engine.legal_actions(dataclasses.replace(state, banned=banned))
-        for action in offered:
-            if isinstance(action, PlayReserve | PlayStandard) and cards[action.card].kind in banned:  # type: ignore[index]
-                if isinstance(action, PlayStandard) and loopholes:
-                    continue
-                return f"with {kind} banned, the engine offers {action}"
+    probes = [state]
+    if not any((side := cards[r].reserve) is not None and side.loopholes for r in state.c_reserve):  # type: ignore[index]
+        loophole = next((n for n, c in sorted(cards.items()) if c is not None and c.reserve is not None
+                         and c.reserve.loopholes and n not in state.c_hand), None)
+        moved = _moved(state, state.c_hand[0], loophole) if loophole is not None else None
+        if moved is not None:
+            probes.append(moved)
+    for probe in probes:
+        kinds = sorted({cards[c].kind for c in probe.c_hand} - set(probe.banned))  # type: ignore[index]
+        for kind in kinds:
+            banned = tuple(sorted((*probe.banned, kind)))
+            loopholes = any(
+                (side := cards[r].reserve) is not None and side.loopholes and cards[r].kind not in banned  # type: ignore[index]
+                for r in probe.c_reserve
+            )
+            for action in engine.legal_actions(dataclasses.replace(probe, banned=banned)):
+                if isinstance(action, PlayReserve | PlayStandard) and cards[action.card].kind in banned:  # type: ignore[index]
+                    if isinstance(action, PlayStandard) and loopholes:
+                        continue
+                    where = "" if probe is state else " and Loopholes in the Reserve"
+                    return f"with {kind} banned{where}, the engine offers {action}"
     return None
 
 
