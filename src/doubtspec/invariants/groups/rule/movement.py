@@ -273,6 +273,8 @@ def _organize_offers(state: GameState) -> str | None:
     short = max(0, state.cards.market[space].cost + state.market_profit[space] - state.influence)
     if short > in_supply(state, TokenKind.INFLUENCE):
         return None
+    # Two Influence to spare after the buy (as far as the supply holds them): the free play must not spend them.
+    short += min(2, in_supply(state, TokenKind.INFLUENCE) - short)
     supply = list(state.supply)
     supply[TOKEN_INDEX[TokenKind.INFLUENCE]] -= short
     probe = dataclasses.replace(state, influence=state.influence + short, supply=tuple(supply))
