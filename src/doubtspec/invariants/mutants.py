@@ -633,6 +633,22 @@ def _banned_staying_card_resolves() -> tuple[Patch, ...]:
     return ((company, "resolve_reserve_card", resolve_reserve_card),)
 
 
+def _reserve_matched_by_standard_icon() -> tuple[Patch, ...]:
+    original = company.activate_reserve
+
+    def activate_reserve(w: Work, trigger: Trigger, icon: Icon) -> None:
+        # A Reserve card is matched by its standard side's icon: one whose two sides show other icons never fires.
+        reserve = w.c_reserve
+        w.c_reserve = tuple(c for c in reserve if (data := w.game.company_card(c)).standard is None
+                            or data.reserve is None or data.standard.icon is data.reserve.icon)
+        try:
+            original(w, trigger, icon)
+        finally:
+            w.c_reserve = reserve
+
+    return ((company, "activate_reserve", activate_reserve),)
+
+
 def _goal_victory_only_exact() -> tuple[Patch, ...]:
     original = movement.achieve
 
@@ -1040,6 +1056,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("banned-staying-card-resolves", "Under ruling banned-reserve=stays-honoured a banned Reserve card that "
            "stays also resolves its reshuffle effects (caught only by the ruling variants).",
            ("ban.silent-reshuffle-offers",), _banned_staying_card_resolves),
+    Mutant("reserve-matched-by-standard-icon", "A Reserve card is matched by its standard side's icon, so one whose "
+           "sides show different icons never activates.", ("rule.trigger-offers", "rule.company-play"),
+           _reserve_matched_by_standard_icon),
     Mutant("goal-victory-only-exact", "A Goal that takes the Movement past the Goal points to win, not exactly to "
            "them, lets the game go on.", ("outcome.goal-victory-offers",), _goal_victory_only_exact),
     Mutant("no-flips", "The Movement is never offered to pay by flipping face-up cards.",

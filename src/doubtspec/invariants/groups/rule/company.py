@@ -160,6 +160,62 @@ def _trigger_timing(before: GameState, action: Action, after: GameState) -> str 
     return None
 
 
+_ONE_STEP = (AddVictims, ScoreProfit, Discount)
+"""Effects that resolve with no choice and no draw: a play made of them resolves in its own step."""
+
+
+def _trigger_pairs(state: GameState) -> tuple[tuple[int, int], ...]:
+    """(standard card, Reserve card): for each Reserve side with a trigger, a card whose standard play triggers it
+    (same trigger and icon), both sides made only of `_ONE_STEP` effects, from the card data."""
+    known = _PAIRS.get(id(state.cards))
+    if known is not None and known[0] is state.cards:
+        return known[1]
+    company = state.game.company_card
+    numbers = sorted(n for n, c in state.cards.company.items() if c is not None)
+    pairs = []
+    for reserve_card in numbers:
+        reserve = company(reserve_card).reserve
+        if reserve is None or reserve.trigger is None or not all(isinstance(e, _ONE_STEP) for e in reserve.effects):
+            continue
+        card = next((n for n in numbers if n != reserve_card and (side := company(n).standard) is not None
+                     and side.trigger is reserve.trigger and side.icon is reserve.icon
+                     and all(isinstance(e, _ONE_STEP) for e in side.effects)), None)
+        if card is not None:
+            pairs.append((card, reserve_card))
+    _PAIRS[id(state.cards)] = (state.cards, tuple(pairs))
+    return tuple(pairs)
+
+
+_PAIRS: dict[int, tuple[object, tuple[tuple[int, int], ...]]] = {}
+"""`_trigger_pairs` per card set (the card set itself kept, so that a recycled id is never mistaken)."""
+
+
+def _trigger_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, play a card whose trigger activates a Reserve card, both moved into place.
+
+    A Reserve card activates when a standard play shares its Reserve side's trigger and icon (Reserve Effects);
+    generated games seldom hold the matching pair at once. Four pairs a turn (in turn with the round), with no
+    ban, are played with the first payment offered and checked by `rule.company-play`, whose amounts include
+    the Reserve card's effects.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
+        return None
+    pairs = _trigger_pairs(state)
+    for k in range(min(4, len(pairs))):
+        card, reserve_card = pairs[(4 * state.round + k) % len(pairs)]
+        probe = _moved_to_play(state, card, reserve_card)
+        if probe is None:
+            continue
+        probe = dataclasses.replace(probe, banned=())
+        play = next((a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card), None)
+        if play is None:
+            continue
+        message = _company_play(probe, play, engine.apply(probe, play))
+        if message is not None:
+            return f"with card {reserve_card} at the Reserve's right end: {message}"
+    return None
+
+
 def _drawing_cards(state: GameState) -> list[tuple[int, tuple[int, ...]]]:
     """(card, Reserve cards): each standard side that draws, most cards drawn first, with the Reserve sides its
     play triggers (same trigger and icon), from the card data."""
@@ -662,6 +718,9 @@ INVARIANTS: tuple[Invariant, ...] = (
                         "A standard play's trigger activates the Reserve cards after all of the card's own effects "
                         "(ruling trigger-timing=after-effects) or before any of them (before-effects).",
                         (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS), _trigger_timing),
+    StateInvariant("rule.trigger-offers", "A standard play whose trigger and icon match a Reserve card's activates "
+                   "it: its effects resolve with the play's (checked by `rule.company-play`).",
+                   (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS), _trigger_offers),
     StateInvariant("rule.empty-draw-offers", "A play that draws with the deck and the discard pile empty draws "
                    "nothing and goes on to the Reserve cards it triggers; with the deck empty and the discards "
                    "full it reshuffles them without the Sequence and draws all it says.",
