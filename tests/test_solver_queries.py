@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,8 @@ from doubtspec.model.game import Game
 from doubtspec.model.state import OutcomeReason
 from doubtspec.reports.trace import TRACE_FORMAT, load_trace
 from doubtspec.solver.abstraction.company_schedules import ScheduleProver
-from doubtspec.solver.queries import Answer, Opponent, QueryKind, solve, solve_goals
+from doubtspec.solver.methods import HuntMethod, StarHuntMethod
+from doubtspec.solver.queries import HUNT_SHARE, STAR_SLICE_S, Answer, Opponent, QueryKind, solve, solve_goals
 from doubtspec.solver.unrolling.bmc import Caps
 from doubtspec.solver.unrolling.witness import replay_actions
 from doubtspec.solver.verdict import MARGIN, Budget
@@ -155,7 +157,7 @@ def test_an_unknown_goal_is_bad_usage() -> None:
 
 def test_the_hunt_finds_the_witness_and_the_unrolling_proves_it_earliest() -> None:
     answer = solve(TINY, QueryKind.STARS, 2, Opponent.PASSIVE, caps=CAPS, check_caps=False)
-    assert answer.status == "yes" and answer.witness_from == "hunt"
+    assert answer.status == "yes" and answer.witness_from == "star-hunt"  # the star hunt runs first at every budget
     assert answer.earliest == 2 and answer.proved_none_by == 1 and answer.earliest_exact
     assert answer.turn_methods() == {1: "abstraction-schedules"}  # only the turns before the witness are proved
     assert answer.checks == []  # the abstraction settled them: the unrolling was not needed
@@ -281,3 +283,30 @@ def test_the_company_first_pass_gets_half_a_long_budget(monkeypatch: pytest.Monk
     monkeypatch.setattr(ScheduleProver, "decide", decide)
     solve(TINY, QueryKind.STARS, 2, Opponent.PASSIVE, timeout_s=timeout, use_hunt=False, use_unrolling=False)
     assert given and given[0] == pytest.approx(share * timeout * (1 - MARGIN), rel=0.05)
+
+
+def test_the_star_hunt_gets_a_fixed_slice_on_a_short_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under about 150 s the star hunt's share of the hunt's share is too small for its turn-6 find (10-15 s after a
+    dead pass of 7 s on the shipped set): it gets `STAR_SLICE_S` instead, one pass per schedule (after a find the
+    rest goes to the proofs), and the generic hunt its share after."""
+    given: list[tuple[str, float]] = []
+    passes: list[object] = []
+
+    def prove(self: ScheduleProver, by_turn: int, budget: Budget, first_turn: int = 1) -> list[object]:
+        return []
+
+    def hunt(name: str) -> Callable[..., list[object]]:
+        def decide(self: object, by_turn: int, budget: Budget, first_turn: int = 1, **kwargs: object) -> list[object]:
+            given.append((name, budget.left()))
+            passes.append(kwargs.get("passes"))
+            return []
+        return decide
+
+    monkeypatch.setattr(ScheduleProver, "decide", prove)
+    monkeypatch.setattr(StarHuntMethod, "decide", hunt("star"))
+    monkeypatch.setattr(HuntMethod, "decide", hunt("generic"))
+    solve(TINY, QueryKind.STARS, 12, Opponent.PASSIVE, timeout_s=60.0, use_unrolling=False)
+    assert [name for name, _ in given] == ["star", "generic"]
+    assert given[0][1] == pytest.approx(STAR_SLICE_S, rel=0.05)
+    assert given[1][1] == pytest.approx(HUNT_SHARE * 60.0 * (1 - MARGIN), rel=0.05)
+    assert passes == [1, None]

@@ -94,10 +94,24 @@ one the abstraction found possible (where the exact check is what is needed) or 
 stops early. Where the abstraction stalls, the unrolling decided no turn past it on the shipped set
 (Goal Victory at turn 7, Profit at turn 4) and took most of the question's memory (2.1 GiB for
 `profit --by-turn 12`); the Movement's refinement makes the witnesses at the turns it cannot rule out."""
-STAR_HUNT_MIN_S = 30.0
-"""The hunt's share from which the stars question runs the star hunt (`doubtspec.solver.star_hunt`) before the
-generic hunt: one pass of it takes about 12 CPU-seconds on the shipped set, where it finds the Star Victory at turn
-6 (the generic hunt's is at turn 8)."""
+STAR_HUNT_MIN_S = 15.0
+"""The time (its share or `STAR_SLICE_S`) from which the stars question runs the star hunt
+(`doubtspec.solver.star_hunt`) before the generic hunt: one pass of it takes about 12 CPU-seconds on the shipped
+set, where it finds the Star Victory at turn 6 (the generic hunt's is at turn 8)."""
+STAR_SLICE_S = 25.0
+"""The star hunt's fixed slice when its share of the hunt's share is smaller (budgets under about 150 s): on the
+shipped set, once turns 1 and 2 are proved (the star bounds then leave turn 5 one schedule and put turn 6's rounds
+4, 5, 6 first), the dead pass of turn 5 takes about 7 s and the turn-6 find 10-15 s. With its share alone (0.8 of
+0.3 of what the first pass leaves: about 11 s of a 60-second budget) the star hunt never ran and the answer was the
+generic hunt's turn 8. At most `STAR_SLICE_MAX_SHARE` of what is left; the generic hunt, after it, gets the hunt's
+share of what the star hunt leaves."""
+STAR_SLICE_MAX_SHARE = 0.7
+STAR_FIRST_PASS_S = 10.0
+"""On a budget under `COMPANY_LONG_BUDGET_S`, the least the stars question's first pass gets (instead of
+`QUICK_SHARE` when that is less): on the shipped set turns 1 and 2 take 3-5 s, and with turn 2 proved the star
+bounds leave the star hunt one schedule for turn 5 and three for turn 6 (rounds 4, 5, 6 first); with turn 1 alone
+it has four schedules for turns 4 and 5 and did not reach turn 6 in a 45-second budget. Only when the budget also
+holds `STAR_SLICE_S`: a smaller one keeps the quick share, so the generic hunt still has time for its turn 8-9."""
 STAR_HUNT_SHARE = 0.8
 """Of the hunt's share, what the star hunt may use; the generic hunt gets the rest (and all of it without a find).
 On the large file the star hunt's first witness (turn 6) takes about 30 s of wall time under load (the schedule of
@@ -375,6 +389,9 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
             first_share = REFINING_SHARE
         elif isinstance(prover, ScheduleProver) and long_budget:
             first_share = COMPANY_LONG_SHARE
+        elif (query.kind is QueryKind.STARS and use_hunt and hunt_settings is None
+              and budget.left() >= STAR_FIRST_PASS_S + STAR_SLICE_S):
+            first_share = min(1.0, max(QUICK_SHARE, STAR_FIRST_PASS_S / budget.left()))
         if (query.kind is QueryKind.STARS and isinstance(prover, ScheduleProver) and long_budget and use_hunt
                 and hunt_settings is None):
             # The witness first: each turn is hunted before it is proved, once its star schedules are few.
@@ -392,18 +409,32 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
                     abstract_open = False  # possible in the abstraction: it can prove nothing from this turn on
     if use_hunt and proved < query.by_turn and answer.status != "yes" and not _refined(prover):
         hunt_budget = budget.share(HUNT_SHARE)
-        hunters: list[tuple[HuntMethod | StarHuntMethod, Budget]] = []
-        if query.kind is QueryKind.STARS and hunt_settings is None and hunt_budget.left() >= STAR_HUNT_MIN_S:
+        hunters: list[tuple[HuntMethod | StarHuntMethod, Budget | None]] = []
+        sliced = False
+        if query.kind is QueryKind.STARS and hunt_settings is None:
             # First the hunt aimed at star schedules, from the first turn not proved impossible (on the shipped set
             # the generic hunt's third star comes at turn 8, this one's at turn 6), then the generic hunt. A caller's
             # own hunt settings ask for the generic hunt alone. Passes made before the proofs are not made again.
-            star_hunter = star_hunter if star_hunter is not None else StarHuntMethod(game)
-            star_hunter.at_most = prover.stars_at_most() if isinstance(prover, ScheduleProver) else {}
-            hunters.append((star_hunter, hunt_budget.share(STAR_HUNT_SHARE)))
+            # Its share, or a fixed slice when the share is smaller (then the generic hunt's share is taken after).
+            star_budget = hunt_budget.share(STAR_HUNT_SHARE)
+            sliced = star_budget.left() < STAR_SLICE_S
+            if sliced:
+                left = budget.left()
+                star_budget = budget.share(min(STAR_SLICE_MAX_SHARE, STAR_SLICE_S / left) if left > 0 else 0.0)
+            if star_budget.left() >= STAR_HUNT_MIN_S:
+                star_hunter = star_hunter if star_hunter is not None else StarHuntMethod(game)
+                star_hunter.at_most = prover.stars_at_most() if isinstance(prover, ScheduleProver) else {}
+                hunters.append((star_hunter, star_budget))
         hunters.append((HuntMethod(game, target, progress_of(query),
-                                   opponent is Opponent.PASSIVE or query.side_is_company, hunt_settings), hunt_budget))
+                                   opponent is Opponent.PASSIVE or query.side_is_company, hunt_settings),
+                        None if hunters and sliced else hunt_budget))
         for hunter, share in hunters:
-            found = hunter.decide(query.by_turn, share, first_turn=proved + 1)
+            hunt_share = share if share is not None else budget.share(HUNT_SHARE)
+            if isinstance(hunter, StarHuntMethod) and sliced:
+                # one pass per schedule: after a find, the slice's rest goes to the proofs, not to other seeds
+                found = hunter.decide(query.by_turn, hunt_share, first_turn=proved + 1, passes=1)
+            else:
+                found = hunter.decide(query.by_turn, hunt_share, first_turn=proved + 1)
             answer.hunt = hunter.result
             if found and hunter.witness is not None:
                 _take_witness(answer, game, target, hunter.witness, hunter.name, proved, found[0].seconds)
