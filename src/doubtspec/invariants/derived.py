@@ -18,7 +18,7 @@ from doubtspec.model.actions import (
     BuySource,
     Message,
 )
-from doubtspec.model.cards import HandSize
+from doubtspec.model.cards import AddVictims, Discount, HandSize, ScoreProfit
 from doubtspec.model.legal import choice_actions
 from doubtspec.model.state import GameState
 from doubtspec.model.steps import Agitation
@@ -122,6 +122,36 @@ def icon_agitations(state: GameState) -> tuple[GameState, tuple[Agitate, ...]]:
     step = Agitation(icons=99)
     probe = dataclasses.replace(state, pending=(step,))
     return probe, tuple(a for a in choice_actions(probe, step) if isinstance(a, Agitate))
+
+
+ONE_STEP_EFFECTS = (AddVictims, ScoreProfit, Discount)
+"""Effects that resolve with no choice and no draw: a play made of them resolves in its own step."""
+
+
+def trigger_pairs(state: GameState) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """(card, Reserve cards) from the card data: each standard side with a trigger whose effects are all
+    `ONE_STEP_EFFECTS` (the Reserve cards it activates then resolve in the same step), with every other card
+    whose Reserve side it activates (same trigger and icon: Reserve Effects)."""
+    known = _TRIGGER_PAIRS.get(id(state.cards))
+    if known is not None and known[0] is state.cards:
+        return known[1]
+    company = state.game.company_card
+    numbers = sorted(n for n, c in state.cards.company.items() if c is not None)
+    pairs = []
+    for card in numbers:
+        side = company(card).standard
+        if side is None or side.trigger is None or not all(isinstance(e, ONE_STEP_EFFECTS) for e in side.effects):
+            continue
+        triggered = tuple(other for other in numbers if other != card and (reserve := company(other).reserve)
+                          is not None and reserve.trigger is side.trigger and reserve.icon is side.icon)
+        if triggered:
+            pairs.append((card, triggered))
+    _TRIGGER_PAIRS[id(state.cards)] = (state.cards, tuple(pairs))
+    return tuple(pairs)
+
+
+_TRIGGER_PAIRS: dict[int, tuple[object, tuple[tuple[int, tuple[int, ...]], ...]]] = {}
+"""`trigger_pairs` per card set (the card set itself kept, so that a recycled id is never mistaken)."""
 
 
 def card_kind(state: GameState, card: int) -> str:

@@ -97,22 +97,33 @@ class _Players:
         return self.agents[actor].choose(state, actions)
 
 
-def _roll(node: _Node, players: _Players, target: Target, stop_round: int) -> _Node:
-    """Play on from `node` until the round changes to `stop_round`, the target holds, or the game ends."""
-    state = node.state
-    trace = list(node.actions)
-    for _ in range(_STEPS_PER_ROUND):
+Chooser = Callable[[GameState, Actor, tuple[Action, ...]], Action]
+"""A roll-out policy: the action an actor takes among the legal ones."""
+
+
+def play_until(state: GameState, trace: list[Action], choose: Chooser, stop_round: int, steps: int,
+               target: Target | None = None) -> GameState:
+    """Play on from `state` (appending each action to `trace`) until the round changes to `stop_round`, `target`
+    holds, the game ends, or `steps` engine steps have been played."""
+    for _ in range(steps):
         actor = current_actor(state)
-        if actor is Actor.TERMINAL or target(state):
+        if actor is Actor.TERMINAL or (target is not None and target(state)):
             break
         if state.round >= stop_round and not state.pending and state.phase is Phase.MOVEMENT_TURN:
             break
         actions = legal_actions(state)
         if not actions:
             break
-        action = players.choose(state, actor, actions)
+        action = choose(state, actor, actions)
         trace.append(action)
         state = apply(state, action)
+    return state
+
+
+def _roll(node: _Node, players: _Players, target: Target, stop_round: int) -> _Node:
+    """Play on from `node` until the round changes to `stop_round`, the target holds, or the game ends."""
+    trace = list(node.actions)
+    state = play_until(node.state, trace, players.choose, stop_round, _STEPS_PER_ROUND, target)
     return _Node(state, tuple(trace))
 
 

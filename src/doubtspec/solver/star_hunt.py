@@ -35,12 +35,12 @@ from dataclasses import dataclass
 
 from doubtspec.model.actions import Action, Buy, Chance, EndBuy, EndPlay, Pass, PlayReserve, PlayStandard
 from doubtspec.model.cards import AddVictims, DrawCards, Zone
-from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
+from doubtspec.model.engine import new_game
 from doubtspec.model.game import Game
 from doubtspec.model.legal import buy_offers
 from doubtspec.model.state import Actor, GameState, OutcomeReason, Phase
 from doubtspec.model.steps import CompanyDraw, DealStack, DrawToHandSize
-from doubtspec.solver.hunt import HuntResult, turn_reached
+from doubtspec.solver.hunt import HuntResult, play_until, turn_reached
 
 ZONE_WORTH = (6.0, 3.0, 2.0, 2.0)
 """A Victim added to Children .. Elderly: the younger, the more Sequences it scores at."""
@@ -154,27 +154,18 @@ class _Roller:
             return self.rng.choices(actions, weights=weights)[0]
         return actions[self.rng.randrange(len(actions))]
 
+    def choose(self, state: GameState, actor: Actor, actions: tuple[Action, ...]) -> Action:
+        """Luck leaning to the cycling Company, the Company's weighted choice, and a Movement that passes."""
+        if actor is Actor.CHANCE:
+            return self.chance(state, actions)
+        if actor is Actor.MOVEMENT:
+            passes = [a for a in actions if isinstance(a, Pass)]
+            return passes[0] if passes else actions[self.rng.randrange(len(actions))]
+        return self.company(state, actions)
+
     def roll(self, state: GameState, trace: list[Action], stop_round: int) -> tuple[GameState, list[Action]]:
         """Play on until the round changes to `stop_round` or the game ends."""
-        for _ in range(_STEPS_PER_ROUND):
-            actor = current_actor(state)
-            if actor is Actor.TERMINAL:
-                break
-            if state.round >= stop_round and not state.pending and state.phase is Phase.MOVEMENT_TURN:
-                break
-            actions = legal_actions(state)
-            if not actions:
-                break
-            if actor is Actor.CHANCE:
-                action = self.chance(state, actions)
-            elif actor is Actor.MOVEMENT:
-                passes = [a for a in actions if isinstance(a, Pass)]
-                action = passes[0] if passes else actions[self.rng.randrange(len(actions))]
-            else:
-                action = self.company(state, actions)
-            trace.append(action)
-            state = apply(state, action)
-        return state, trace
+        return play_until(state, trace, self.choose, stop_round, _STEPS_PER_ROUND), trace
 
     def draw_reach(self, state: GameState) -> int:
         """The most cards the hand's drawing cards can draw next turn with the best luck (drawing cards drawn

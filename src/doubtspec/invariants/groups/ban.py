@@ -12,6 +12,7 @@ from doubtspec.invariants.derived import (
     card_kind,
     loopholes,
     reshuffle_probes,
+    trigger_pairs,
 )
 from doubtspec.invariants.shapes import (
     Invariant,
@@ -25,7 +26,6 @@ from doubtspec.model.actions import (
     PlayReserve,
     PlayStandard,
 )
-from doubtspec.model.cards import AddVictims, Discount, ScoreProfit
 from doubtspec.model.state import STATE_FIELDS, GameState, OutcomeReason, Phase
 from doubtspec.rulebook import Section
 
@@ -132,7 +132,9 @@ def _trigger_offers(state: GameState) -> str | None:
                     return None
     if tried:
         return None
-    for card, reserve_cards in _trigger_pairs(state):
+    for card, triggered in trigger_pairs(state):
+        # Reserve cards of another kind only: banning theirs leaves the card itself playable.
+        reserve_cards = [r for r in triggered if card_kind(state, r) != card_kind(state, card)]
         for reserve_card in reserve_cards:
             moved = _moved(state, card, reserve_card)
             if moved is None:
@@ -151,34 +153,6 @@ def _trigger_offers(state: GameState) -> str | None:
         if tried >= 2:
             break
     return None
-
-
-def _trigger_pairs(state: GameState) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """(card, Reserve cards) from the card data: each standard side with a trigger whose effects resolve at once
-    (Victims, Profit, discounts: the triggered Reserve cards then resolve in the same step), with the Reserve
-    sides of other kinds it triggers (same trigger and icon)."""
-    known = _PAIRS.get(id(state.cards))
-    if known is not None and known[0] is state.cards:
-        return known[1]
-    company = state.game.company_card
-    numbers = sorted(n for n, c in state.cards.company.items() if c is not None)
-    pairs = []
-    for card in numbers:
-        side = company(card).standard
-        if (side is None or side.trigger is None
-                or not all(isinstance(e, AddVictims | ScoreProfit | Discount) for e in side.effects)):
-            continue
-        triggered = tuple(other for other in numbers if (reserve := company(other).reserve) is not None
-                          and reserve.trigger is side.trigger and reserve.icon is side.icon
-                          and company(other).kind != company(card).kind)
-        if triggered:
-            pairs.append((card, triggered))
-    _PAIRS[id(state.cards)] = (state.cards, tuple(pairs))
-    return _PAIRS[id(state.cards)][1]
-
-
-_PAIRS: dict[int, tuple[object, tuple[tuple[int, tuple[int, ...]], ...]]] = {}
-"""`_trigger_pairs` per card set (the card set itself kept, so that a recycled id is never mistaken)."""
 
 
 def _moved(state: GameState, card: int, reserve_card: int) -> GameState | None:

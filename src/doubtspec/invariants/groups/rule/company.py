@@ -7,7 +7,16 @@ from collections import Counter
 from itertools import combinations
 from typing import cast
 
-from doubtspec.invariants.derived import MEMO_SIZE, at_rest, budget_of, buy_costs, legal, memo
+from doubtspec.invariants.derived import (
+    MEMO_SIZE,
+    ONE_STEP_EFFECTS,
+    at_rest,
+    budget_of,
+    buy_costs,
+    legal,
+    memo,
+    trigger_pairs,
+)
 from doubtspec.invariants.groups.rule.frame import in_supply, minus, sorted_cards, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
@@ -160,34 +169,16 @@ def _trigger_timing(before: GameState, action: Action, after: GameState) -> str 
     return None
 
 
-_ONE_STEP = (AddVictims, ScoreProfit, Discount)
-"""Effects that resolve with no choice and no draw: a play made of them resolves in its own step."""
-
-
 def _trigger_pairs(state: GameState) -> tuple[tuple[int, int], ...]:
-    """(standard card, Reserve card): for each Reserve side with a trigger, a card whose standard play triggers it
-    (same trigger and icon), both sides made only of `_ONE_STEP` effects, from the card data."""
-    known = _PAIRS.get(id(state.cards))
-    if known is not None and known[0] is state.cards:
-        return known[1]
-    company = state.game.company_card
-    numbers = sorted(n for n, c in state.cards.company.items() if c is not None)
-    pairs = []
-    for reserve_card in numbers:
-        reserve = company(reserve_card).reserve
-        if reserve is None or reserve.trigger is None or not all(isinstance(e, _ONE_STEP) for e in reserve.effects):
-            continue
-        card = next((n for n in numbers if n != reserve_card and (side := company(n).standard) is not None
-                     and side.trigger is reserve.trigger and side.icon is reserve.icon
-                     and all(isinstance(e, _ONE_STEP) for e in side.effects)), None)
-        if card is not None:
-            pairs.append((card, reserve_card))
-    _PAIRS[id(state.cards)] = (state.cards, tuple(pairs))
-    return tuple(pairs)
-
-
-_PAIRS: dict[int, tuple[object, tuple[tuple[int, int], ...]]] = {}
-"""`_trigger_pairs` per card set (the card set itself kept, so that a recycled id is never mistaken)."""
+    """(standard card, Reserve card): for each Reserve side made only of `ONE_STEP_EFFECTS`, the first card whose
+    standard play activates it (`derived.trigger_pairs`), in the Reserve cards' order."""
+    chosen: dict[int, int] = {}
+    for card, triggered in trigger_pairs(state):
+        for reserve_card in triggered:
+            reserve = state.game.company_card(reserve_card).reserve
+            if reserve is not None and all(isinstance(e, ONE_STEP_EFFECTS) for e in reserve.effects):
+                chosen.setdefault(reserve_card, card)
+    return tuple((card, reserve_card) for reserve_card, card in sorted(chosen.items()))
 
 
 def _trigger_offers(state: GameState) -> str | None:
