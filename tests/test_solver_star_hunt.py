@@ -11,9 +11,10 @@ from doubtspec.model.engine import apply, new_game
 from doubtspec.model.game import Game
 from doubtspec.model.state import OutcomeReason
 from doubtspec.reports.trace import check_cards, load_trace
+from doubtspec.solver.cycling import next_score
 from doubtspec.solver.hunt import turn_reached
 from doubtspec.solver.queries import QueryKind, solve
-from doubtspec.solver.star_hunt import StarHuntSettings, next_score, star_hunt, star_schedules
+from doubtspec.solver.star_hunt import StarHuntSettings, star_hunt, star_schedules
 from doubtspec.solver.unrolling.witness import replay_actions
 
 DATA = Path(__file__).parent / "data"

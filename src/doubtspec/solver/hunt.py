@@ -154,6 +154,16 @@ def _beam(game: Game, target: Target, progress: Progress, max_rounds: int, playe
     return None, seen, rounds
 
 
+def hunt_result(best: tuple[int, tuple[Action, ...]] | None, states: int, started: float,
+                rounds_searched: int) -> HuntResult:
+    """A hunt's result from its best find (the turn and the actions from Set-Up, or None), the states it expanded,
+    when it started (a `time.perf_counter()`) and the rounds it searched."""
+    seconds = time.perf_counter() - started
+    if best is None:
+        return HuntResult(None, None, states, seconds, rounds_searched)
+    return HuntResult(best[0], best[1], states, seconds, rounds_searched)
+
+
 def turn_reached(state: GameState) -> int:
     """The turn at which a state that meets a target met it (the outcome's round for an ended game)."""
     return state.outcome.round if state.outcome is not None else state.round
@@ -201,7 +211,4 @@ def hunt(game: Game, target: Target, progress: Progress, max_rounds: int, passiv
             break
         if deadline is not None and time.perf_counter() > deadline:
             break
-    seconds = time.perf_counter() - started
-    if best is None:
-        return HuntResult(None, None, seen, seconds, searched)
-    return HuntResult(turn_reached(best.state), best.actions, seen, seconds, searched)
+    return hunt_result(None if best is None else (turn_reached(best.state), best.actions), seen, started, searched)
