@@ -1,0 +1,122 @@
+"""The Profit hunt: a beam over the engine aimed at a Profit Victory (Company Rules; ruling profit-victory).
+
+The generic hunt's greedy Company has a Reshuffle Sequence every other round and finds no Profit Victory on the
+shipped set by turn 12; the star hunt's cycling Company (`doubtspec.solver.cycling`) has one nearly every round,
+each scoring about the star threshold (A. Scoring Demographics). A Profit Victory asks for the same cycling with
+two differences, which this hunt adds:
+
+* **the stars are a trap.** A Sequence that earns the last star ends the game at B. Seed Demographics, before the
+  Profit is checked at its end, so a Sequence may score the threshold or more only while the Company holds fewer
+  than the stars to win less one. Once it holds that many, a display that would already score the threshold at
+  the next Sequence can no longer end in a Profit Victory (with a passing Movement nothing takes Victims off it):
+  such states are dropped, and the Company stops adding Victims when the display is near the threshold;
+* **Profit counts however it comes.** Cards that score Profit when played are played and kept like Victims; the
+  Company does not Lobby (which spends Profit).
+
+States are ranked by the Profit held plus what the display would score at the next Sequence (capped below the
+threshold once a star more would end the game), then by the cycling score the star hunt uses (a Sequence next
+round, the cards the drawing cards can cycle, a small deck). Each pass is one beam up to the turn asked, with its
+own seed; after a find the later passes stop one turn earlier. Like the other hunts this only ever says "yes": a
+find is replayed by the caller through the engine's checked `play`.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from doubtspec.model.actions import Action, LobbyOn
+from doubtspec.model.game import Game
+from doubtspec.model.state import GameState, OutcomeReason
+from doubtspec.solver.cycling import BeamSettings, CyclingRoller, beam_pass, next_score
+from doubtspec.solver.hunt import HuntResult, hunt_result, turn_reached
+
+PROFIT_WORTH = 6.0
+"""A Profit scored by a card when played, against a Victim's `ZONE_WORTH` (scored once, not at every Sequence)."""
+NEAR_THRESHOLD = 2
+"""With the last star in reach, Victims are hardly added once the display would score this close to the
+threshold (a play may add more than one, and the Company's own plays come before the Sequence)."""
+ProfitHuntSettings = BeamSettings
+"""The Profit hunt's beam: 300 states kept per round, 30 roll-outs each, 48 Set-Ups, 3 passes."""
+
+
+def last_star_in_reach(game: Game, state: GameState) -> bool:
+    """Whether a Sequence scoring the threshold would earn the star that ends the game (Star Victory)."""
+    return state.stars >= game.cards.rules.stars_to_win - 1
+
+
+def doomed(game: Game, state: GameState) -> bool:
+    """Whether the next Sequence is bound to earn the last star: the display already scores the threshold."""
+    return last_star_in_reach(game, state) and next_score(state.victims) >= game.cards.rules.star_threshold
+
+
+class ProfitRoller(CyclingRoller):
+    """The cycling Company that also plays and keeps Profit cards, spares the last star and never Lobbies."""
+
+    def keep(self, card: int) -> float:
+        return super().keep(card) + PROFIT_WORTH * self.cards.profit[card]
+
+    def play_worth(self, state: GameState, card: int) -> float:
+        rules = self.game.cards.rules
+        victims = self.cards.worth[card]
+        if last_star_in_reach(self.game, state) and next_score(state.victims) >= rules.star_threshold - NEAR_THRESHOLD:
+            victims = -0.02 * victims  # below the plain 0.5: such a play is a last resort
+        return victims + PROFIT_WORTH * self.cards.profit[card]
+
+    def other_weight(self, state: GameState, action: Action) -> float:
+        return 0.02 if isinstance(action, LobbyOn) else 1.0
+
+
+def profit_score(game: Game, roller: CyclingRoller, state: GameState) -> float:
+    """How promising a state at the end of a round is: the Profit held and what the display would score at the
+    next Sequence (below the threshold when a star more would end the game), then the cycling score."""
+    scores = next_score(state.victims)
+    if last_star_in_reach(game, state):
+        scores = min(scores, game.cards.rules.star_threshold - 1)
+    return 12.0 * (state.profit + scores) + roller.cycling(state, True, True)
+
+
+def _won(state: GameState) -> bool:
+    return state.outcome is not None and state.outcome.reason is OutcomeReason.PROFIT_VICTORY
+
+
+def _pass(game: Game, rounds: int, settings: ProfitHuntSettings, seed: int,
+          deadline: float | None) -> tuple[GameState | None, tuple[Action, ...], int]:
+    """One beam pass up to round `rounds`: (the winning state or None, its actions, states expanded)."""
+    roller = ProfitRoller(game, random.Random(seed))
+    return beam_pass(game, roller, rounds, _won, lambda state, _: not doomed(game, state),
+                     lambda state, _: profit_score(game, roller, state), settings, deadline)
+
+
+def hunt_profit(game: Game, by_turn: int, settings: ProfitHuntSettings | None = None, deadline: float | None = None,
+                tried: dict[int, int] | None = None) -> HuntResult:
+    """Look for a Profit Victory at the earliest turn up to `by_turn`, until `deadline` (a `time.perf_counter()`).
+
+    `settings.passes` passes, seeds `settings.seed`, `settings.seed + 1`, ...; a pass returns the earliest find of
+    its beam, and after a find the next passes look only at the turns before it. `tried`: seed to the last turn a
+    pass with that seed searched without a find (by an earlier call); a pass is deterministic and its beam the same
+    up to any turn, so such a seed is skipped unless asked for later turns, and this call adds the passes it
+    completes without a find. A find is the earliest this hunt can offer, not a proof that no earlier one exists.
+    """
+    cfg = settings if settings is not None else ProfitHuntSettings()
+    started = time.perf_counter()
+    seen = 0
+    searched = 0
+    best: tuple[int, tuple[Action, ...]] | None = None
+    bound = by_turn
+    for seed in range(cfg.seed, cfg.seed + cfg.passes):
+        if bound < 1:
+            break
+        if tried is not None and tried.get(seed, 0) >= bound:
+            continue
+        state, actions, expanded = _pass(game, bound, cfg, seed, deadline)
+        seen += expanded
+        searched = max(searched, bound)
+        if state is not None:
+            best = (turn_reached(state), actions)
+            bound = best[0] - 1
+        elif deadline is not None and time.perf_counter() > deadline:
+            break
+        elif tried is not None:
+            tried[seed] = max(tried.get(seed, 0), bound)
+    return hunt_result(best, seen, started, searched)

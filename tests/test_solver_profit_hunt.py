@@ -1,0 +1,95 @@
+"""The Profit hunt: its finds replay through the engine to a Profit Victory, and the shipped set's recorded find."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from doubtspec.model.cards import load_cards
+from doubtspec.model.engine import apply, new_game
+from doubtspec.model.game import Game
+from doubtspec.model.state import OutcomeReason
+from doubtspec.reports.trace import check_cards, load_trace
+from doubtspec.solver.cycling import next_score
+from doubtspec.solver.hunt import turn_reached
+from doubtspec.solver.profit_hunt import ProfitHuntSettings, doomed, hunt_profit
+from doubtspec.solver.unrolling.witness import replay_actions
+
+DATA = Path(__file__).parent / "data"
+SHIPPED = Game(load_cards())
+SMALL = ProfitHuntSettings(width=16, rollouts=4, setups=8, passes=2)
+WITNESS = DATA / "witness_profit_turn7.trace"
+WITNESS_TURN = 7
+PROFIT_BY_ROUND = [0, 7, 17, 29, 43, 57, 70]
+"""The recorded find's Profit at the end of each round: a Sequence in every round from 2, none scoring the star
+threshold (the rest from cards that score Profit when played)."""
+
+
+@pytest.mark.parametrize("card_file", ["tiny3.toml", "tiny.toml"])
+def test_a_find_replays_to_a_profit_victory(card_file: str) -> None:
+    game = Game(load_cards(DATA / card_file))
+    found = hunt_profit(game, 6, settings=SMALL)
+    assert found.found is not None and found.actions is not None
+    final = replay_actions(game, found.actions)
+    assert final.outcome is not None and final.outcome.reason is OutcomeReason.PROFIT_VICTORY
+    assert final.profit >= game.cards.rules.profit_to_win
+    assert turn_reached(final) == found.found
+
+
+def test_the_same_seed_gives_the_same_find() -> None:
+    game = Game(load_cards(DATA / "tiny.toml"))
+    assert hunt_profit(game, 6, settings=SMALL).actions == hunt_profit(game, 6, settings=SMALL).actions
+
+
+def test_a_later_pass_looks_only_before_the_best_find() -> None:
+    """`tiny.toml`: seed 0 finds turn 4, seed 1 then turn 2; asked only up to turn 1, seed 1 finds nothing."""
+    game = Game(load_cards(DATA / "tiny.toml"))
+    assert hunt_profit(game, 6, settings=SMALL).found == 2
+    tried: dict[int, int] = {}
+    assert hunt_profit(game, 1, settings=SMALL, tried=tried).found is None
+    assert tried == {0: 1, 1: 1}
+
+
+def test_passes_made_without_a_find_are_not_made_again() -> None:
+    game = Game(load_cards(DATA / "tiny.toml"))
+    tried = {0: 6, 1: 6}
+    again = hunt_profit(game, 6, settings=SMALL, tried=tried)
+    assert again.found is None and again.states == 0
+
+
+def test_a_display_scoring_the_threshold_with_the_last_star_in_reach_is_doomed() -> None:
+    """With two stars held, a display that scores 12 (the shipped threshold) ends the game at the next Sequence with a
+    Star Victory, never a Profit Victory; with one star held it is merely promising."""
+    assert next_score((5, 4, 5, 3)) == 13
+    state = new_game(SHIPPED)
+    big = replace(state, victims=(5, 4, 5, 3))
+    assert doomed(SHIPPED, replace(big, stars=2))
+    assert not doomed(SHIPPED, replace(big, stars=1))
+    assert not doomed(SHIPPED, replace(state, stars=2))
+
+
+def test_the_shipped_sets_profit_victory_replays() -> None:
+    """The shipped set's recorded find (the Profit hunt, seed 2): 70 Profit or more at the end of the Sequence of
+    its last turn, with the Profit of every round and no star."""
+    trace = load_trace(WITNESS)
+    assert check_cards(trace, SHIPPED) is None
+    actions = trace.parsed()
+    final = replay_actions(SHIPPED, actions)
+    assert final.outcome is not None and final.outcome.reason is OutcomeReason.PROFIT_VICTORY
+    assert turn_reached(final) == WITNESS_TURN and final.profit >= 70
+    state, profit_by_round = new_game(SHIPPED), {}
+    for action in actions:
+        state = apply(state, action)
+        profit_by_round[state.round] = state.profit
+    assert [profit_by_round[r] for r in range(1, WITNESS_TURN + 1)] == PROFIT_BY_ROUND
+    assert final.stars == 0
+
+
+@pytest.mark.slow
+def test_the_profit_hunt_finds_the_recorded_turn_on_the_shipped_set() -> None:
+    """About 30 CPU-seconds: seed 2's pass (seeds 0 and 1 find turn 8)."""
+    found = hunt_profit(SHIPPED, 12, ProfitHuntSettings(passes=1, seed=2))
+    assert found.found == WITNESS_TURN and found.actions is not None
+    assert turn_reached(replay_actions(SHIPPED, found.actions)) == WITNESS_TURN
