@@ -960,6 +960,18 @@ def _restriction_from_trash() -> tuple[Patch, ...]:
     return ((movement, "achieve", achieve),)
 
 
+def _marginalized_game_not_over() -> tuple[Patch, ...]:
+    original = engine._chance_ready
+
+    def chance_ready(w: Work, step: object) -> bool:
+        # A Marginalization sets the outcome but leaves the Draw Phase's refill pending, so the game is
+        # never put in its last phase.
+        ready = original(w, step)
+        return ready or (isinstance(step, DrawToHandSize) and w.outcome is not None)
+
+    return ((engine, "_chance_ready", chance_ready),)
+
+
 MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
            ("scoring.demographics", "rule.draw-offers"), _scoring_slip),
@@ -1110,6 +1122,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("pacing-refreshes-first", "Pacing flips the Refresh passives' cards before gaining the token passives, "
            "so the flipped cards' passives count too.", ("rule.pacing", "rule.pacing-offers"),
            _pacing_refreshes_first),
+    Mutant("marginalized-game-not-over", "A Marginalization ends the game but leaves it in the Draw Phase with the "
+           "refill of the hand pending.", ("hand.marginalization-offers", "liveness.actions"),
+           _marginalized_game_not_over),
     Mutant("restriction-from-trash", "With the Restrictions pile empty, a Goal takes a Restriction card from the "
            "trash pile.", ("rule.goal", "rule.goal-offers"), _restriction_from_trash),
 )}

@@ -11,6 +11,7 @@ from doubtspec.invariants.derived import (
     at_rest,
     hand_limit,
 )
+from doubtspec.invariants.groups.liveness import over
 from doubtspec.invariants.shapes import (
     Invariant,
     StateInvariant,
@@ -97,7 +98,8 @@ def _marginalization_offers(state: GameState) -> str | None:
 
     Marginalization needs a deck thinned by trashing, which generated games rarely do; putting all but
     four of the Company's deck, discard pile and hand out of the game, and then all but five, and
-    playing the Reshuffle to its end (first chance outcome each time) checks both sides of the rule.
+    playing the Reshuffle to its end (first chance outcome each time) checks both sides of the rule, and
+    that a game it ends is over (`liveness.over`).
     """
     if (not at_rest(state) or state.phase is not Phase.COMPANY_BUY or not state.buys
             or len(state.c_deck) >= state.cards.rules.company_hand_size):
@@ -113,6 +115,8 @@ def _marginalization_offers(state: GameState) -> str | None:
         while probe.outcome is None and probe.phase is Phase.COMPANY_DRAW:
             probe = engine.apply(probe, engine.legal_actions(probe)[0])
         ended = probe.outcome.reason if probe.outcome is not None else None
+        if ended is not None and (unfinished := over(probe)) is not None:
+            return f"a Reshuffle with {keep} cards left to draw from: {unfinished}"
         if ended is OutcomeReason.STAR_VICTORY or ended is OutcomeReason.PROFIT_VICTORY:
             continue  # decided earlier in the same Sequence
         if (ended is OutcomeReason.MARGINALIZATION) is not marginalized:

@@ -12,7 +12,7 @@ from doubtspec.invariants.shapes import (
     TraceInvariant,
 )
 from doubtspec.model import engine
-from doubtspec.model.state import Actor, GameState
+from doubtspec.model.state import Actor, GameState, Phase
 from doubtspec.rulebook import Section
 
 S = Section
@@ -31,6 +31,15 @@ def _has_action(state: GameState) -> str | None:
         return f"the game is over but {len(actions)} actions are legal, e.g. {actions[0]}"
     if actor is not Actor.TERMINAL:
         return f"the game is over but {actor.value} is to act"
+    return over(state)
+
+
+def over(state: GameState) -> str | None:
+    """A finished game is over: its phase is `OVER` and no step is left to resolve (whichever rule ended it)."""
+    if state.phase is not Phase.OVER or state.pending:
+        steps = ", ".join(type(step).__name__ for step in state.pending) or "none"
+        return (f"the game ended in {state.outcome.reason.value if state.outcome else 'no outcome'} but is left in "
+                f"phase {state.phase.value} with steps pending: {steps}")
     return None
 
 
@@ -58,7 +67,8 @@ def _turn_bound(trace: Trace) -> str | None:
 
 
 INVARIANTS: tuple[Invariant, ...] = (
-    StateInvariant("liveness.actions", "A game that is not over has a legal action; a finished one has none.",
+    StateInvariant("liveness.actions", "A game that is not over has a legal action; a finished one has none, "
+                   "and is over (no phase, no step left).",
                    (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _has_action),
     TraceInvariant("liveness.turns", "Every round ends within a bounded number of steps.",
                    (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _turn_bound),
