@@ -27,6 +27,7 @@ from doubtspec.model.cards import (
     BonusKind,
     CardSet,
     CompanyEffect,
+    Counts,
     Discount,
     DrawCards,
     GoalEffect,
@@ -40,6 +41,7 @@ from doubtspec.model.cards import (
     TokenKind,
     Trigger,
     Zone,
+    _Loader,
     default_cards_path,
     load_cards,
     parse_cards,
@@ -158,6 +160,9 @@ BROKEN = [
                  "rows must start at min_profit = 0", id="chart-not-from-zero"),
     pytest.param("min_profit = 5\n", "min_profit = 1\n", "[[display.acceptance_chart]]\nmin_profit = 0",
                  "display.acceptance_chart", "ascend strictly", id="chart-descending"),
+    # A key missing from a plain table is named at the table's header.
+    pytest.param("company_hand_size = 5\n", "", "[rules]\nstacks_dealt = 7", "rules.company_hand_size",
+                 "missing required key 'company_hand_size'", id="rules-key-missing"),
     # The line named is the pile entry's first key (the loader names an entry's line for the fields of its lists).
     pytest.param("cards = [13, 14, 15, 16]", 'cards = [13, "14", 15, 16]',
                  'kind = "print_media"\nname = "Print Media"',
@@ -303,6 +308,22 @@ def test_every_passive_and_icon_is_used(shipped: CardSet) -> None:
     assert any(g.passive.any() for g in shipped.goals.values())
     for key in ("research", "messaging", "agitation"):
         assert any(getattr(c.icons, key) for c in shipped.movement.values()), key
+
+
+def test_counts_any_sees_each_kind() -> None:
+    # `doubtspec cards` prints a Goal's passive only when `any` sees it.
+    assert not Counts().any()
+    for field in dataclasses.fields(Counts):
+        assert Counts(**{field.name: 1}).any(), field.name
+
+
+def test_entry_search_passes_other_tables() -> None:
+    # A value no entry holds is searched for to the end of the file, past the tables of other headers; a value
+    # is found in its own header's entries only (movement card 34 comes later).
+    text = SHIPPED.read_text(encoding="utf-8")
+    loader = _Loader(tomllib.loads(text), text, str(SHIPPED))
+    assert loader.line_of_entry("company.cards", "number", 999) is None
+    assert loader.line_of_entry("company.cards", "number", 34) == line_of(text, 'number = 34\nname = "Lobbyists"')
 
 
 def test_every_market_action_has_a_space(shipped: CardSet) -> None:
