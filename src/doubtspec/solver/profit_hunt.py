@@ -17,7 +17,9 @@ States are ranked by the Profit held plus what the display would score at the ne
 threshold once a star more would end the game), then by the cycling score the star hunt uses (a Sequence next
 round, the cards the drawing cards can cycle, a small deck). Each pass is one beam up to the turn asked, with its
 own seed; after a find the later passes stop one turn earlier. Like the other hunts this only ever says "yes": a
-find is replayed by the caller through the engine's checked `play`.
+find is replayed by the caller through the engine's checked `play`. One pass finds turn 7 or 8 on the shipped set
+and turn 7 on `tests/data/large.toml`, about 16 CPU-seconds at width 150 and 30 at width 300 (docs/solver.md, "A
+Profit Victory: the Profit hunt").
 """
 
 from __future__ import annotations
