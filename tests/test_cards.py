@@ -160,6 +160,13 @@ BROKEN = [
                  "rows must start at min_profit = 0", id="chart-not-from-zero"),
     pytest.param("min_profit = 5\n", "min_profit = 1\n", "[[display.acceptance_chart]]\nmin_profit = 0",
                  "display.acceptance_chart", "ascend strictly", id="chart-descending"),
+    # Effect amounts and counts are at least 1.
+    pytest.param('  effects = [ { op = "discount", amount = 1 } ]', '  effects = [ { op = "discount", amount = 0 } ]',
+                 'number = 6\nname = "Wholesale Pricing"', "company card 6.standard.effects[0].amount",
+                 "must be at least 1", id="zero-discount"),
+    pytest.param('effects = [ { op = "influence", count = 2 } ]', 'effects = [ { op = "influence", count = 0 } ]',
+                 'number = 2\nname = "Fairness Doctrine Ruling"', "goal G2.effects[0].count", "must be at least 1",
+                 id="goal-gains-no-influence"),
     # A key missing from a plain table is named at the table's header.
     pytest.param("company_hand_size = 5\n", "", "[rules]\nstacks_dealt = 7", "rules.company_hand_size",
                  "missing required key 'company_hand_size'", id="rules-key-missing"),
