@@ -160,6 +160,13 @@ BROKEN = [
                  "rows must start at min_profit = 0", id="chart-not-from-zero"),
     pytest.param("min_profit = 5\n", "min_profit = 1\n", "[[display.acceptance_chart]]\nmin_profit = 0",
                  "display.acceptance_chart", "ascend strictly", id="chart-descending"),
+    # The same for a space whose header is on an even line (the line is counted, not rounded).
+    pytest.param('row = 1\ncost = 1\naction = "messaging"', 'row = 1\naction = "messaging"',
+                 '[[movement.market]]\nrow = 1\naction = "messaging"', "movement.market[1].cost",
+                 "missing required key 'cost'", id="market-space-without-cost-even-line"),
+    # Four piles that match Set-Up's first four: the last of them is named.
+    pytest.param('[[company.piles]]\nkind = "restriction"\nname = "Restrictions"\ncards = [29, 30, 31, 32]\n', "",
+                 "cards = [25, 26, 27, 28]", "company.piles[3]", "the five piles must be", id="pile-missing"),
     # Effect amounts and counts are at least 1.
     pytest.param('  effects = [ { op = "discount", amount = 1 } ]', '  effects = [ { op = "discount", amount = 0 } ]',
                  'number = 6\nname = "Wholesale Pricing"', "company card 6.standard.effects[0].amount",
