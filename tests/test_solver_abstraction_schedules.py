@@ -140,3 +140,49 @@ def test_the_schedule_prover_agrees_with_the_incremental_prover() -> None:
             settled = [(p.turn, p.verdict) for p in old.decide(by_turn, Budget.of(120))]
             assert all(v is not TurnVerdict.UNKNOWN for _, v in settled)
             assert [(p.turn, p.verdict) for p in new.decide(by_turn, Budget.of(120))] == settled, (name, target)
+
+
+def _cut(name: str, by_turn: int) -> tuple[ScheduleProver, int]:
+    game = GAMES[name]
+    model = CompanyAbstraction.of(game)
+    prover = ScheduleProver(model.system(STAR), STAR, model.lemmas())
+    return prover, prover.cut_stars(by_turn, game.cards.rules.stars_to_win, Budget.of(120))
+
+
+CUTS = {"shipped": _cut("shipped", 4), "tiny3": _cut("tiny3", 2)}
+"""The star cut (`cut_stars`) to the turn each file's first two rounds of bounds settle (a few CPU-seconds)."""
+
+
+def test_the_star_cut_proves_turn_4_of_the_shipped_set_from_round_2() -> None:
+    """No star after rounds 1 and 2 puts turn 4 out of reach (two more rounds, at most one star each), and turn 4
+    is proved from the state after round 2 alone, with no turn-by-turn proof of turns 1-3."""
+    prover, turn = CUTS["shipped"]
+    assert turn == 4 and prover.stars_at_most()[2] == 0
+    assert prover.prove_from_cut(4, Budget.of(60)).verdict is TurnVerdict.IMPOSSIBLE
+    assert prover.proved_upto == 4
+    assert not any(fact.text.startswith("target not reached") for fact in prover.facts)
+
+
+def test_the_star_cut_never_proves_a_turn_the_game_reaches() -> None:
+    """On the tiny file the Star Victory comes at turn 2: the cut puts turn 1 out of reach and proves it; turn 2
+    stays unknown from the cut (a free state after round 1 that wins is not a proof of anything either way)."""
+    prover, turn = CUTS["tiny3"]
+    assert turn <= 1
+    assert prover.prove_from_cut(2, Budget.of(60)).verdict is TurnVerdict.UNKNOWN
+    assert prover.proved_upto <= 1
+
+
+def test_a_turn_without_a_proved_bound_before_it_is_not_proved_from_the_cut() -> None:
+    prover, _ = CUTS["tiny3"]
+    assert prover.prove_from_cut(1, Budget.of(60)).verdict is TurnVerdict.UNKNOWN
+
+
+@pytest.mark.parametrize(("company", "movement"), list(itertools.product(AGENTS, AGENTS)))
+def test_the_cut_facts_admit_every_simulated_game(company: str, movement: str) -> None:
+    """The facts the star cut proved (limited by Z3's resource count) hold in simulated games of every pairing."""
+    prover, _ = CUTS["shipped"]
+    layout = CompanyAbstraction.of(GAMES["shipped"]).layout
+    for seed in range(2):
+        states = _states(GAMES["shipped"], seed, Matchup(company, movement), 2)
+        if len(states) >= 2:
+            assert _admitted(prover, layout, states), f"seed {seed}: a fact of the star cut cuts off a game"

@@ -50,6 +50,14 @@ DIRECT_SLICE_S = 3.0
 """The first, whole-turn check's time slice (most turns that are easy are settled within it)."""
 FACT_SLICE_S = 4.0
 """Each round fact's check: a fact not proved within this is left out (it only speeds checks up)."""
+FACT_RLIMIT = 60_000_000
+"""Each round fact's check of the stars question, in Z3's own resource count (`rlimit`) instead of `FACT_SLICE_S`
+(the Profit question keeps the slice: its facts were not measured in these units): the same facts are proved
+whatever the load of the machine (under a load of 5 a 4-second slice gave Z3 1.6 CPU-seconds and missed "no
+mid-play reshuffle in round 3", which it proves in 8 million units). On the shipped set the facts proved take
+0.1-38 million units, except "at most 0 stars after round 2" asked turn by turn: 50 million (30 in the star cut's
+order, `cut_stars`). Z3 counts about 15-20 million a CPU-second there. `FACT_RLIMIT_WALL_S` stays as a cap."""
+FACT_RLIMIT_WALL_S = 30.0
 NUMBERED_FOR_CPSAT = False
 """Whether CP-SAT's checks keep each round's numbered part (`RoundSystem.at_round`, the Movement's removals)."""
 MID_RETRY_SLICE_S = 20.0
@@ -85,6 +93,10 @@ BOX_LEMMA = "unknowns-bounded"
 LOOP_LEMMA = "looping-plays-shrink"
 """The name, among the lemmas an answer used, of the proved shrink of looping plays (`loops`): CP-SAT was given
 rounds with a mid-play reshuffle, each with at most `loops.LOOP_BOUND` plays of every looping class."""
+CUT_CPSAT_MIN_S = 12.0
+"""In the star cut (`ScheduleProver.cut_stars`), CP-SAT is asked with this much of the cut's budget left (instead of
+`CPSAT_MIN_S`): the cut asks it for the one bound the turns wait for, as soon as Z3 leaves it open, so a short
+question can afford it (the shipped set's round-3 bound: the box about 3-5 CPU-seconds, CP-SAT 8-21)."""
 LOOP_BOX_CAP_S = 120.0
 """Each check of the box with mid-play reshuffles allowed (and the looping plays bounded), split into four cases
 (`cpsat.round_cases`), within this: 31 CPU-seconds in all on the shipped set (44 in one check), against about 3
@@ -170,6 +182,8 @@ class ScheduleProver:
     _loop_box: bool | None = None
     used_loops: bool = False
     """Whether a fact rests on CP-SAT over rounds with a mid-play reshuffle (and so on the shrink of loops)."""
+    _stars_proved: set[int] = field(default_factory=set)
+    """Rounds whose entry in `_stars_at_most` is a proved bound (the others are the round before's plus one)."""
 
     # --- the unrolling ---
 
@@ -216,12 +230,16 @@ class ScheduleProver:
                   if numbered or i != 1 or len(formulas) != 3]
         return listed + [fact.formula for fact in self.facts if fact.round <= rounds]
 
-    def _check(self, rounds: int, extra: Sequence[z3.BoolRef], budget: Budget, cap_s: float) -> z3.CheckSatResult:
-        """One fresh QF_LIA solver over rounds 0..`rounds`, the facts proved for them, and `extra`."""
+    def _check(self, rounds: int, extra: Sequence[z3.BoolRef], budget: Budget, cap_s: float,
+               rlimit: int | None = None) -> z3.CheckSatResult:
+        """One fresh QF_LIA solver over rounds 0..`rounds`, the facts proved for them, and `extra` (within `cap_s`,
+        and `rlimit` of Z3's resource count when given)."""
         solver = z3.SolverFor("QF_LIA")
         solver.add(*self.formulas(rounds), *extra)
         solver.set("random_seed", self._seed)
         solver.set("timeout", budget.z3_ms(cap_s))
+        if rlimit is not None:
+            solver.set("rlimit", rlimit)
         self._seed = (self._seed + SEED_STEP) % 100_003
         self.checks += 1
         result = solver.check()
@@ -240,7 +258,10 @@ class ScheduleProver:
         unknown."""
         if not budget.can_start():
             return z3.unknown
-        result = self._check(rounds, [z3.Not(formula)], budget, slice_s)
+        if self.target == STAR and slice_s == FACT_SLICE_S:
+            result = self._check(rounds, [z3.Not(formula)], budget, FACT_RLIMIT_WALL_S, FACT_RLIMIT)
+        else:
+            result = self._check(rounds, [z3.Not(formula)], budget, slice_s)
         if result == z3.unsat:
             self.facts.append(RoundFact(rounds, formula, text))
         return result
@@ -254,11 +275,13 @@ class ScheduleProver:
         sequence = sequence_at(k)
         if not self._prove(k, z3.Not(sequence), f"no Reshuffle Sequence in round {k}", budget):
             self._prove(k, sequence, f"a Reshuffle Sequence in round {k}", budget)
-        if self._mid_reshuffle() is not None:
+        if self._mid_reshuffle() is not None and not self._has_fact(z3.Not(mid_reshuffle_at(k))):
             self._prove(k, z3.Not(mid_reshuffle_at(k)), f"no mid-play reshuffle in round {k}", budget)
-        self._bound_fact(k, budget, retry=False)
+        if k not in self._stars_proved:  # the star cut may have proved it already
+            self._bound_fact(k, budget, retry=False)
 
-    def _bound_fact(self, k: int, budget: Budget, retry: bool) -> None:
+    def _bound_fact(self, k: int, budget: Budget, retry: bool, cpsat_min_s: float = CPSAT_MIN_S,
+                    blocking: bool = True) -> None:
         """The most stars (or Profit) after round `k`: proved by Z3; a retry (`_cpsat_open_bounds`) asks CP-SAT,
         else (stars) cube blocking.
 
@@ -269,7 +292,7 @@ class ScheduleProver:
         """
         def prove(formula: z3.BoolRef, text: str) -> z3.CheckSatResult:
             if retry:
-                return self._prove_by_cpsat(k, formula, text, budget)
+                return self._prove_by_cpsat(k, formula, text, budget, cpsat_min_s)
             return self._try_fact(k, formula, text, budget)
 
         if self.target == STAR:
@@ -279,10 +302,11 @@ class ScheduleProver:
             text = f"at most {stars} stars after round {k}"
             result = prove(bound, text)
             # Cube blocking (minutes, where it works at all) only after CP-SAT has failed.
-            if result == z3.unknown and retry and self._prove_by_blocking(k, bound, text, budget):
+            if result == z3.unknown and retry and blocking and self._prove_by_blocking(k, bound, text, budget):
                 result = z3.unsat
             if result == z3.unsat:
                 self._stars_at_most[k] = stars
+                self._stars_proved.add(k)
                 self._bound_open.discard(k)
             else:
                 self._stars_at_most[k] = stars + 1
@@ -376,10 +400,12 @@ class ScheduleProver:
                                              cases=cpsat.round_cases(self._template))
         return self._loops if self._loop_box else False
 
-    def _prove_by_cpsat(self, k: int, formula: z3.BoolRef, text: str, budget: Budget) -> z3.CheckSatResult:
+    def _prove_by_cpsat(self, k: int, formula: z3.BoolRef, text: str, budget: Budget,
+                        min_s: float = CPSAT_MIN_S) -> z3.CheckSatResult:
         """Add `formula` (over rounds 0..`k`) as a fact if CP-SAT finds its negation infeasible (see `cpsat`): unsat;
-        sat if CP-SAT finds a run that breaks it (confirmed by Z3); unknown otherwise."""
-        if budget.left() < CPSAT_MIN_S:
+        sat if CP-SAT finds a run that breaks it (confirmed by Z3); unknown otherwise. Asked only with `min_s` of the
+        budget left."""
+        if budget.left() < min_s:
             return z3.unknown
         allowed = self._cpsat_allowed(k, budget)
         if allowed is False:
@@ -388,7 +414,7 @@ class ScheduleProver:
         box, variables = cpsat.Box(), frozenset(self.system.variables)
         spent = 0.0
         for tries, (seed, work_limit) in enumerate(CPSAT_TRIES, start=1):
-            if tries > 1 and budget.left() < CPSAT_MIN_S:
+            if tries > 1 and budget.left() < min_s:
                 return z3.unknown  # a cut-short second seed rarely finishes: the time goes to the other checks
             try:
                 # Without the per-round removal bounds: with them CP-SAT did not settle the shipped set's round-3
@@ -433,6 +459,79 @@ class ScheduleProver:
         """What is proved about the state after `round_number`: the lemmas and the facts of that round."""
         return [self.system.invariant(self.state(round_number))] + [
             fact.formula for fact in self.facts if fact.round == round_number]
+
+    # --- the star cut ---
+
+    def cut_stars(self, by_turn: int, stars_to_win: int, budget: Budget) -> int:
+        """Prove the most stars after rounds 1, 2, ... as far as cheap proofs go, and return the last turn up to
+        `by_turn` those bounds put the Star Victory out of reach of (0: none), without proving the turns themselves
+        (`prove_from_cut` then proves that turn from the last bound).
+
+        A turn-by-turn proof pays for round facts of every turn (on the shipped set the Sequence, mid-play
+        reshuffle and star facts of rounds 3-5 are undecided after their 4-second slices, about 45 s of a 65-second
+        proof of turns 1-5), while what turn 5 rests on is one bound: at most 0 stars after round 3 (CP-SAT). So
+        round by round: first whether the round is free of mid-play reshuffles (a round that may have one ends the
+        cut: CP-SAT would need the loops' box, tens of CPU-seconds, and Z3 left every bound of such rounds open on
+        both card files), then the round's facts as a turn would learn them (the Sequence facts of round 2 are
+        what lets Z3 prove its star bound, and CP-SAT the bound of round 3), then at once CP-SAT when Z3 left the
+        star bound open (no cube blocking); a round whose bound is refuted or left open ends the cut too. A bound
+        of b stars after round r puts turns up to r + stars_to_win - b - 1 out of reach (a round runs at most one
+        Sequence, which scores at most one star); that is only how the turn to prove is chosen: its proof is
+        Z3's, from the bound."""
+        if self.target != STAR or not budget.can_start() or not self._prepare(budget):
+            return 0
+        out_of_reach = 0
+        for r in range(1, by_turn + 1):
+            if out_of_reach >= by_turn or not budget.can_start():
+                break
+            self._unroll(r)
+            if self._mid_reshuffle() is not None and r > 1:
+                free = z3.Not(mid_reshuffle_at(r))
+                if not self._has_fact(free) and not self._prove(r, free, f"no mid-play reshuffle in round {r}",
+                                                                budget):
+                    break
+            self._learn_facts(r, budget)
+            if r in self._bound_open:
+                self._bound_fact(r, budget, retry=True, cpsat_min_s=CUT_CPSAT_MIN_S, blocking=False)
+            if r not in self._stars_proved:
+                break
+            out_of_reach = max(out_of_reach, r + stars_to_win - self._stars_at_most[r] - 1)
+        return min(out_of_reach, by_turn)
+
+    def _has_fact(self, formula: z3.BoolRef) -> bool:
+        return any(fact.formula.eq(formula) for fact in self.facts)
+
+    def prove_from_cut(self, turn: int, budget: Budget) -> TurnProof:
+        """Turn `turn` proved impossible from the last star bound `cut_stars` proved before it, or left unknown (one
+        check, `_check_from_cut`; "possible" is never concluded from it: a free state after the cut need not be
+        reachable). The turns before it need no proof of their own: the target latches."""
+        started = time.perf_counter()
+        verdict = TurnVerdict.UNKNOWN
+        cut = max((r for r in self._stars_proved if r < turn), default=0)
+        if cut > 0 and budget.can_start():
+            self._unroll(turn)
+            if self._check_from_cut(cut, turn, budget) == z3.unsat:
+                verdict = TurnVerdict.IMPOSSIBLE
+                self.proved_upto = max(self.proved_upto, turn)
+        return TurnProof(turn, verdict, self.name, time.perf_counter() - started, tuple(self.lemma_names()),
+                         concrete=False)
+
+    def _check_from_cut(self, r: int, k: int, budget: Budget) -> z3.CheckSatResult:
+        """Turn `k`'s target over rounds `r`+1..`k` only, from any state after round `r` that meets the lemmas and
+        the facts proved of that round (its star bound among them): a subset of the whole check's formulas, so its
+        UNSAT is the whole check's. Two rounds from a free state are far smaller for Z3 than rounds 0..k (on the
+        shipped set turn 5's whole check is undecided after 3 s; this one takes 0.3 CPU-seconds)."""
+        solver = z3.SolverFor("QF_LIA")
+        solver.add(self.system.invariant(self.state(r)),
+                   *[fact.formula for fact in self.facts if fact.round == r],
+                   *[formula for formulas in self._rounds[r + 1: k + 1] for formula in formulas],
+                   *[fact.formula for fact in self.facts if r < fact.round <= k],
+                   self.system.target(self.state(k)))
+        solver.set("random_seed", self._seed)
+        solver.set("timeout", budget.z3_ms(FACT_RLIMIT_WALL_S))
+        solver.set("rlimit", FACT_RLIMIT)
+        self.checks += 1
+        return solver.check()
 
     # --- the cases ---
 
