@@ -106,6 +106,15 @@ shipped set, once turns 1 and 2 are proved (the star bounds then leave turn 5 on
 generic hunt's turn 8. At most `STAR_SLICE_MAX_SHARE` of what is left; the generic hunt, after it, gets the hunt's
 share of what the star hunt leaves."""
 STAR_SLICE_MAX_SHARE = 0.7
+STAR_SLICE_AFTER_CUT_SHARE = 0.95
+"""The star hunt's slice instead, once the star cut has proved the turns before the hunt's first: the proofs that
+the rest was kept for are made, and a find there is the earliest turn, proved (on the shipped set the turn-6 find
+takes 12-20 CPU-seconds)."""
+STAR_FIRST_HUNT_SHARE = 0.5
+"""On a budget of `COMPANY_LONG_BUDGET_S` or more, what the star hunt may use of what is left for one turn tried
+before the prover (`_prove_hunting_stars`): the turns before it are proved, so a find is the answer. A pass for a
+turn the game cannot meet dies at its first star round; with 0.24 (the hunt's share of the star hunt's) the shipped
+set's turn-6 find (49 s of wall time under a load of 5) was cut off at 47 s."""
 STAR_FIRST_PASS_S = 10.0
 """On a budget under `COMPANY_LONG_BUDGET_S`, the least the stars question's first pass gets (instead of
 `QUICK_SHARE` when that is less): on the shipped set turns 1 and 2 take 3-5 s, and with turn 2 proved the star
@@ -132,6 +141,11 @@ schedules or fewer (and at least one). A find there is the earliest turn, proved
 turn the witness makes moot (on the shipped set the prover spent 45-60 s on turn 6 before the hunt found it in
 16-20 s); a pass for a turn the game cannot meet dies at its schedule's first star round (about 9 s for turn 5's
 one schedule, rounds 3, 4 and 5)."""
+STAR_CUT_SHARE = 0.65
+"""For the stars question on a budget under `COMPANY_LONG_BUDGET_S` (and `STAR_FIRST_PASS_S` + `STAR_SLICE_S` or
+more): the share of the budget for the star cut (`ScheduleProver.cut_stars`) and its turn's proof, which replace
+the turn-by-turn first pass. On the shipped set they prove turns 1-5 in about 30 CPU-seconds (the turn-by-turn
+proof took 65), and the star hunt's turn-6 find (10-15 s) needs the rest."""
 REFINING_SHARE = 0.8
 """For an abstraction that refines its runs into games (the Movement's): the share of the budget its first
 pass may use, before the hunt (instead of `QUICK_SHARE`). Its first "possible" turn, refined, is the
@@ -382,6 +396,7 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
     prover = abstraction_for(game, query) if use_abstraction and budget.can_start() else None
     abstract_open = prover is not None
     star_hunter: StarHuntMethod | None = None
+    cut = False
     if prover is not None:
         first_share = QUICK_SHARE
         long_budget = budget.left() >= COMPANY_LONG_BUDGET_S
@@ -392,14 +407,24 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
         elif (query.kind is QueryKind.STARS and use_hunt and hunt_settings is None
               and budget.left() >= STAR_FIRST_PASS_S + STAR_SLICE_S):
             first_share = min(1.0, max(QUICK_SHARE, STAR_FIRST_PASS_S / budget.left()))
+        cut = (query.kind is QueryKind.STARS and isinstance(prover, ScheduleProver) and use_hunt
+               and hunt_settings is None and budget.left() >= STAR_FIRST_PASS_S + STAR_SLICE_S)
+        if cut:
+            # The star bounds first, and the last turn they put out of reach proved from them (turns before it
+            # follow: the target latches); the turn-by-turn proof of those turns is never made.
+            assert isinstance(prover, ScheduleProver)
+            proved = _cut_stars(answer, game, query, prover, budget.share(first_share if long_budget
+                                                                           else STAR_CUT_SHARE))
         if (query.kind is QueryKind.STARS and isinstance(prover, ScheduleProver) and long_budget and use_hunt
                 and hunt_settings is None):
             # The witness first: each turn is hunted before it is proved, once its star schedules are few.
             star_hunter = StarHuntMethod(game)
             proved, abstract_open = _prove_hunting_stars(answer, game, target, query, prover, star_hunter,
-                                                         budget.share(first_share), budget)
+                                                         budget.share(first_share), budget, proved)
             if answer.earliest is not None:
                 upto = answer.earliest - 1 if earliest else 0
+        elif cut and proved > 0:
+            pass  # the cut was the first pass: the star hunt's slice comes next
         else:
             for settled in prover.decide(query.by_turn, budget.share(first_share)):
                 answer.proofs.add(settled)
@@ -420,7 +445,11 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
             sliced = star_budget.left() < STAR_SLICE_S
             if sliced:
                 left = budget.left()
-                star_budget = budget.share(min(STAR_SLICE_MAX_SHARE, STAR_SLICE_S / left) if left > 0 else 0.0)
+                if cut and proved > 0:
+                    # After the star cut the turns before the hunt's first are proved: nothing else needs the rest.
+                    star_budget = budget.share(STAR_SLICE_AFTER_CUT_SHARE)
+                else:
+                    star_budget = budget.share(min(STAR_SLICE_MAX_SHARE, STAR_SLICE_S / left) if left > 0 else 0.0)
             if star_budget.left() >= STAR_HUNT_MIN_S:
                 star_hunter = star_hunter if star_hunter is not None else StarHuntMethod(game)
                 star_hunter.at_most = prover.stars_at_most() if isinstance(prover, ScheduleProver) else {}
@@ -501,21 +530,34 @@ def _take_witness(answer: Answer, game: Game, target: Target, actions: tuple[Act
     answer.proofs.add(TurnProof(answer.earliest, TurnVerdict.POSSIBLE, method, seconds))
 
 
+def _cut_stars(answer: Answer, game: Game, query: Query, prover: ScheduleProver, budget: Budget) -> int:
+    """The stars question's star cut: the prover's star bounds round by round (`ScheduleProver.cut_stars`), then
+    the last turn they put out of reach proved from the last bound before it (`ScheduleProver.prove_from_cut`).
+    Returns the turn proved (0: none)."""
+    # A turn the check from the bound leaves open (it has one limit in Z3's resource count) is tried one lower.
+    for turn in range(prover.cut_stars(query.by_turn, game.cards.rules.stars_to_win, budget), 0, -1):
+        settled = prover.prove_from_cut(turn, budget)
+        answer.proofs.add(settled)
+        if settled.verdict is TurnVerdict.IMPOSSIBLE:
+            return turn
+    return 0
+
+
 def _prove_hunting_stars(answer: Answer, game: Game, target: Target, query: Query, prover: ScheduleProver,
-                         hunter: StarHuntMethod, first: Budget, budget: Budget) -> tuple[int, bool]:
+                         hunter: StarHuntMethod, first: Budget, budget: Budget, proved: int = 0) -> tuple[int, bool]:
     """The stars question's first pass, witness first: turn by turn, the star hunt tries the turn (one pass per
     schedule the proved star bounds leave, when they leave at most `STAR_FIRST_SCHEDULES`), and the schedule
     prover is asked for it only without a find. A find at turn k comes after turns 1..k-1 are proved impossible, so
     it is the earliest turn, proved; the prover is never asked for it. Stops at a find or at the first turn the
-    prover leaves open (within `first`). Returns the last turn proved impossible and whether the abstraction may
-    still prove later turns."""
-    proved, abstract_open = 0, True
-    for turn in range(1, query.by_turn + 1):
+    prover leaves open (within `first`). Starts after `proved`, the turn the star cut proved. Returns the last turn
+    proved impossible and whether the abstraction may still prove later turns."""
+    abstract_open = True
+    for turn in range(proved + 1, query.by_turn + 1):
         if not first.can_start():
             break
         hunter.at_most = prover.stars_at_most()
         if 0 < hunter.schedules(turn) <= STAR_FIRST_SCHEDULES:
-            found = hunter.decide(turn, budget.share(HUNT_SHARE * STAR_HUNT_SHARE), first_turn=turn, passes=1)
+            found = hunter.decide(turn, budget.share(STAR_FIRST_HUNT_SHARE), first_turn=turn, passes=1)
             answer.hunt = hunter.result
             if found and hunter.witness is not None:
                 _take_witness(answer, game, target, hunter.witness, hunter.name, proved, found[0].seconds)
