@@ -413,8 +413,8 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
             # The star bounds first, and the last turn they put out of reach proved from them (turns before it
             # follow: the target latches); the turn-by-turn proof of those turns is never made.
             assert isinstance(prover, ScheduleProver)
-            proved = _cut_stars(answer, game, query, prover, budget.share(first_share if long_budget
-                                                                           else STAR_CUT_SHARE))
+            proved = _cut_stars(answer, game, query, prover,
+                                budget.share(first_share if long_budget else STAR_CUT_SHARE), budget)
         if (query.kind is QueryKind.STARS and isinstance(prover, ScheduleProver) and long_budget and use_hunt
                 and hunt_settings is None):
             # The witness first: each turn is hunted before it is proved, once its star schedules are few.
@@ -530,13 +530,17 @@ def _take_witness(answer: Answer, game: Game, target: Target, actions: tuple[Act
     answer.proofs.add(TurnProof(answer.earliest, TurnVerdict.POSSIBLE, method, seconds))
 
 
-def _cut_stars(answer: Answer, game: Game, query: Query, prover: ScheduleProver, budget: Budget) -> int:
+def _cut_stars(answer: Answer, game: Game, query: Query, prover: ScheduleProver, budget: Budget,
+               whole: Budget) -> int:
     """The stars question's star cut: the prover's star bounds round by round (`ScheduleProver.cut_stars`), then
     the last turn they put out of reach proved from the last bound before it (`ScheduleProver.prove_from_cut`).
     Returns the turn proved (0: none)."""
-    # A turn the check from the bound leaves open (it has one limit in Z3's resource count) is tried one lower.
+    # A turn the check from the bound leaves open (it has one limit in Z3's resource count) is tried one lower. The
+    # check takes under a second: it may use the question's budget when the cut has used up its share.
     for turn in range(prover.cut_stars(query.by_turn, game.cards.rules.stars_to_win, budget), 0, -1):
-        settled = prover.prove_from_cut(turn, budget)
+        if not whole.can_start():
+            break
+        settled = prover.prove_from_cut(turn, whole)
         answer.proofs.add(settled)
         if settled.verdict is TurnVerdict.IMPOSSIBLE:
             return turn
