@@ -44,7 +44,8 @@ def test_the_same_seed_gives_the_same_find() -> None:
 
 
 def test_a_later_pass_looks_only_before_the_best_find() -> None:
-    """`tiny.toml`: seed 0 finds turn 4, seed 1 then turn 2; asked only up to turn 1, seed 1 finds nothing."""
+    """`tiny.toml`: seed 0 finds turn 4, then seed 1 turn 2; asked up to turn 1, neither finds one, and both passes
+    are recorded as searched to turn 1."""
     game = Game(load_cards(DATA / "tiny.toml"))
     assert hunt_profit(game, 6, settings=SMALL).found == 2
     tried: dict[int, int] = {}
