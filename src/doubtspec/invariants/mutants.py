@@ -960,6 +960,19 @@ def _restriction_from_trash() -> tuple[Patch, ...]:
     return ((movement, "achieve", achieve),)
 
 
+def _second_lobbying_toggles() -> tuple[Patch, ...]:
+    def lobby(w: Work, target: int) -> None:
+        # The Profit on the card toggles instead of growing: a second token takes the first away.
+        w.profit -= 1
+        if target >= company.GOAL_TARGET:
+            slot = target - company.GOAL_TARGET
+            w.goal_profit = replace_at(w.goal_profit, slot, w.goal_profit[slot] ^ 1)
+        else:
+            w.market_profit = replace_at(w.market_profit, target, w.market_profit[target] ^ 1)
+
+    return ((company, "lobby", lobby),)
+
+
 def _marginalized_game_not_over() -> tuple[Patch, ...]:
     original = engine._chance_ready
 
@@ -1122,6 +1135,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("pacing-refreshes-first", "Pacing flips the Refresh passives' cards before gaining the token passives, "
            "so the flipped cards' passives count too.", ("rule.pacing", "rule.pacing-offers"),
            _pacing_refreshes_first),
+    Mutant("second-lobbying-toggles", "Lobbying a card that holds one Profit takes it away instead of adding a "
+           "second.", ("lobby.distinct-offers", "lobby.moves"), _second_lobbying_toggles),
     Mutant("marginalized-game-not-over", "A Marginalization ends the game but leaves it in the Draw Phase with the "
            "refill of the hand pending.", ("hand.marginalization-offers", "liveness.actions"),
            _marginalized_game_not_over),

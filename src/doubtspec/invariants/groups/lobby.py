@@ -132,7 +132,9 @@ def _lobby_distinct_offers(state: GameState) -> str | None:
     rarely meets a card of the Goal structure; after the first token on a card, every other card (Market
     card, and Goal under ruling lobby-targets=market-and-goals) with fewer than three Profit must be
     offered, and that card not. Four cards a turn take the first token, in turn with the round, so that
-    every card takes it within a few rounds at a quarter of the cost.
+    every card takes it within a few rounds at a quarter of the cost. A card that takes the first token
+    holds one Profit already (unless it holds more), so that the token is a second Lobbying of the card,
+    which generated games seldom play: it must add one (`lobby.moves`).
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
         return None
@@ -149,13 +151,26 @@ def _lobby_distinct_offers(state: GameState) -> str | None:
     start = 4 * state.round
     for where, index in [places[(start + k) % len(places)] for k in range(min(4, len(places)))]:
         first = LobbyOn(where, index)
-        second = {a for a in legal_actions(apply(probe, first)) if isinstance(a, LobbyOn)}
+        before = probe
+        if where is LobbyWhere.MARKET and not probe.market_profit[index]:
+            before = dataclasses.replace(probe, market_profit=_one_at(probe.market_profit, index))
+        elif where is LobbyWhere.GOAL and not probe.goal_profit[index]:
+            before = dataclasses.replace(probe, goal_profit=_one_at(probe.goal_profit, index))
+        after = apply(before, first)
+        moved = _lobby_moves(before, first, after)
+        if moved is not None:
+            return f"a Lobby effect's token on {where.value}:{index}, which held Profit already: {moved}"
+        second = {a for a in legal_actions(after) if isinstance(a, LobbyOn)}
         expected = {LobbyOn(w, i) for w, i in places if (w, i) != (where, index)}
         if second != expected:
             extra, missing = sorted(map(str, second - expected)), sorted(map(str, expected - second))
             return (f"after a two-token Lobby effect's first token on {where.value}:{index}, the second was offered "
                     f"{extra} it may not take and not {missing} (each token of one effect on another card)")
     return None
+
+
+def _one_at(profits: tuple[int, ...], index: int) -> tuple[int, ...]:
+    return (*profits[:index], 1, *profits[index + 1:])
 
 
 INVARIANTS: tuple[Invariant, ...] = (
