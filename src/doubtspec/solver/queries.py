@@ -21,7 +21,7 @@ from __future__ import annotations
 import resource
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -141,7 +141,7 @@ schedules or fewer (and at least one). A find there is the earliest turn, proved
 turn the witness makes moot (on the shipped set the prover spent 45-60 s on turn 6 before the hunt found it in
 16-20 s); a pass for a turn the game cannot meet dies at its schedule's first star round (about 9 s for turn 5's
 one schedule, rounds 3, 4 and 5)."""
-STAR_CUT_SHARE = 0.65
+STAR_CUT_SHARE = 0.7
 """For the stars question on a budget under `COMPANY_LONG_BUDGET_S` (and `STAR_FIRST_PASS_S` + `STAR_SLICE_S` or
 more): the share of the budget for the star cut (`ScheduleProver.cut_stars`) and its turn's proof, which replace
 the turn-by-turn first pass. On the shipped set they prove turns 1-5 in about 30 CPU-seconds (the turn-by-turn
@@ -537,10 +537,12 @@ def _cut_stars(answer: Answer, game: Game, query: Query, prover: ScheduleProver,
     Returns the turn proved (0: none)."""
     # A turn the check from the bound leaves open (it has one limit in Z3's resource count) is tried one lower. The
     # check takes under a second: it may use the question's budget when the cut has used up its share.
+    started = time.perf_counter()
     for turn in range(prover.cut_stars(query.by_turn, game.cards.rules.stars_to_win, budget), 0, -1):
         if not whole.can_start():
             break
-        settled = prover.prove_from_cut(turn, whole)
+        # its time is the cut's and the check's: what the turn's proof cost
+        settled = replace(prover.prove_from_cut(turn, whole), seconds=time.perf_counter() - started)
         answer.proofs.add(settled)
         if settled.verdict is TurnVerdict.IMPOSSIBLE:
             return turn

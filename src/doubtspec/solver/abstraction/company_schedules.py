@@ -58,6 +58,10 @@ mid-play reshuffle in round 3", which it proves in 8 million units). On the ship
 0.1-38 million units, except "at most 0 stars after round 2" asked turn by turn: 50 million (30 in the star cut's
 order, `cut_stars`). Z3 counts about 15-20 million a CPU-second there. `FACT_RLIMIT_WALL_S` stays as a cap."""
 FACT_RLIMIT_WALL_S = 30.0
+SEQUENCE_RLIMIT = 10_000_000
+"""`FACT_RLIMIT` for the two Sequence facts of a round ("a Sequence must run", "none can"): those proved on the
+shipped set take at most 2 million units, and from round 3 on both are undecided (two of them cost 7 CPU-seconds
+of the star cut with `FACT_RLIMIT`)."""
 NUMBERED_FOR_CPSAT = False
 """Whether CP-SAT's checks keep each round's numbered part (`RoundSystem.at_round`, the Movement's removals)."""
 MID_RETRY_SLICE_S = 20.0
@@ -248,18 +252,19 @@ class ScheduleProver:
 
     # --- round facts ---
 
-    def _prove(self, rounds: int, formula: z3.BoolRef, text: str, budget: Budget) -> bool:
-        """Add `formula` as a fact if its negation is UNSAT over `rounds` rounds (within a short slice)."""
-        return bool(self._try_fact(rounds, formula, text, budget) == z3.unsat)
+    def _prove(self, rounds: int, formula: z3.BoolRef, text: str, budget: Budget, rlimit: int | None = None) -> bool:
+        """Add `formula` as a fact if its negation is UNSAT over `rounds` rounds (within a short slice, or `rlimit`
+        of Z3's resource count for the stars question)."""
+        return bool(self._try_fact(rounds, formula, text, budget, rlimit=rlimit) == z3.unsat)
 
     def _try_fact(self, rounds: int, formula: z3.BoolRef, text: str, budget: Budget,
-                  slice_s: float = FACT_SLICE_S) -> z3.CheckSatResult:
+                  slice_s: float = FACT_SLICE_S, rlimit: int | None = None) -> z3.CheckSatResult:
         """`_prove`, with Z3's answer on the negation: unsat (proved, added), sat (refuted: a run breaks it) or
         unknown."""
         if not budget.can_start():
             return z3.unknown
         if self.target == STAR and slice_s == FACT_SLICE_S:
-            result = self._check(rounds, [z3.Not(formula)], budget, FACT_RLIMIT_WALL_S, FACT_RLIMIT)
+            result = self._check(rounds, [z3.Not(formula)], budget, FACT_RLIMIT_WALL_S, rlimit or FACT_RLIMIT)
         else:
             result = self._check(rounds, [z3.Not(formula)], budget, slice_s)
         if result == z3.unsat:
@@ -273,8 +278,11 @@ class ScheduleProver:
             return
         self._facts_for.add(k)
         sequence = sequence_at(k)
-        if not self._prove(k, z3.Not(sequence), f"no Reshuffle Sequence in round {k}", budget):
-            self._prove(k, sequence, f"a Reshuffle Sequence in round {k}", budget)
+        # "A Sequence must run" first: refuting it is cheap when it is false (round 1), while refuting "no Sequence"
+        # in a round that must run one took 38 million units in round 2 (a third of that fact's time).
+        limit = SEQUENCE_RLIMIT if self.target == STAR else None
+        if not self._prove(k, sequence, f"a Reshuffle Sequence in round {k}", budget, limit):
+            self._prove(k, z3.Not(sequence), f"no Reshuffle Sequence in round {k}", budget, limit)
         if self._mid_reshuffle() is not None and not self._has_fact(z3.Not(mid_reshuffle_at(k))):
             self._prove(k, z3.Not(mid_reshuffle_at(k)), f"no mid-play reshuffle in round {k}", budget)
         if k not in self._stars_proved:  # the star cut may have proved it already
