@@ -22,10 +22,18 @@ from doubtspec.model.state import OutcomeReason
 from doubtspec.reports.trace import TRACE_FORMAT, load_trace
 from doubtspec.solver.abstraction.company_schedules import ScheduleProver
 from doubtspec.solver.methods import HuntMethod, StarHuntMethod
-from doubtspec.solver.queries import HUNT_SHARE, STAR_SLICE_S, Answer, Opponent, QueryKind, solve, solve_goals
+from doubtspec.solver.queries import (
+    HUNT_SHARE,
+    STAR_SLICE_S,
+    Answer,
+    Opponent,
+    QueryKind,
+    solve,
+    solve_goals,
+)
 from doubtspec.solver.unrolling.bmc import Caps
 from doubtspec.solver.unrolling.witness import replay_actions
-from doubtspec.solver.verdict import MARGIN, Budget
+from doubtspec.solver.verdict import MARGIN, Budget, TurnProof, TurnVerdict
 
 DATA = Path(__file__).parent / "data"
 TINY = Game(load_cards(DATA / "tiny3.toml"))
@@ -310,3 +318,46 @@ def test_the_star_hunt_gets_a_fixed_slice_on_a_short_budget(monkeypatch: pytest.
     assert given[0][1] == pytest.approx(STAR_SLICE_S, rel=0.05)
     assert given[1][1] == pytest.approx(HUNT_SHARE * 60.0 * (1 - MARGIN), rel=0.05)
     assert passes == [1, None]
+
+
+def test_the_star_cut_replaces_the_turn_by_turn_first_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the star cut's turn proved from its bound, the turns before it are not proved one by one (the target
+    latches), and the star hunt starts at the turn after it with its slice."""
+    hunted: list[tuple[int, float]] = []
+    decided: list[int] = []
+
+    def cut(self: ScheduleProver, by_turn: int, stars_to_win: int, budget: Budget, cpsat: bool = True) -> int:
+        return 5
+
+    def from_cut(self: ScheduleProver, turn: int, budget: Budget) -> TurnProof:
+        return TurnProof(turn, TurnVerdict.IMPOSSIBLE if turn == 5 else TurnVerdict.UNKNOWN, self.name, 0.1)
+
+    def prove(self: ScheduleProver, by_turn: int, budget: Budget, first_turn: int = 1) -> list[object]:
+        decided.append(first_turn)
+        return []
+
+    def star(self: object, by_turn: int, budget: Budget, first_turn: int = 1, **kwargs: object) -> list[object]:
+        hunted.append((first_turn, budget.left()))
+        return []
+
+    monkeypatch.setattr(ScheduleProver, "cut_stars", cut)
+    monkeypatch.setattr(ScheduleProver, "prove_from_cut", from_cut)
+    monkeypatch.setattr(ScheduleProver, "decide", prove)
+    monkeypatch.setattr(StarHuntMethod, "decide", star)
+    monkeypatch.setattr(HuntMethod, "decide", lambda self, *args, **kwargs: [])
+    answer = solve(TINY, QueryKind.STARS, 12, Opponent.PASSIVE, timeout_s=60.0, use_unrolling=False)
+    assert answer.proved_none_by == 5 and answer.turn_methods() == dict.fromkeys(range(1, 6), "abstraction-schedules")
+    assert hunted and hunted[0][0] == 6
+    assert hunted[0][1] == pytest.approx(STAR_SLICE_S, rel=0.05)
+    assert 1 not in decided  # no turn-by-turn pass from turn 1
+
+
+def test_a_short_stars_question_is_no_when_the_cut_reaches_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--by-turn N` with N no later than the cut's turn: "no (proved)" with no hunt at all."""
+    monkeypatch.setattr(ScheduleProver, "cut_stars", lambda self, by_turn, stars_to_win, budget, cpsat=True: by_turn)
+    monkeypatch.setattr(ScheduleProver, "prove_from_cut",
+                        lambda self, turn, budget: TurnProof(turn, TurnVerdict.IMPOSSIBLE, self.name, 0.1))
+    monkeypatch.setattr(StarHuntMethod, "decide", lambda *args, **kwargs: pytest.fail("no hunt after a proved no"))
+    answer = solve(TINY, QueryKind.STARS, 3, Opponent.PASSIVE, timeout_s=60.0, use_unrolling=False)
+    assert answer.status == "no" and answer.exact is True and answer.proved_none_by == 3
+    assert_consistent(answer)

@@ -106,10 +106,6 @@ shipped set, once turns 1 and 2 are proved (the star bounds then leave turn 5 on
 generic hunt's turn 8. At most `STAR_SLICE_MAX_SHARE` of what is left; the generic hunt, after it, gets the hunt's
 share of what the star hunt leaves."""
 STAR_SLICE_MAX_SHARE = 0.7
-STAR_SLICE_AFTER_CUT_SHARE = 0.95
-"""The star hunt's slice instead, once the star cut has proved the turns before the hunt's first: the proofs that
-the rest was kept for are made, and a find there is the earliest turn, proved (on the shipped set the turn-6 find
-takes 12-20 CPU-seconds)."""
 STAR_FIRST_HUNT_SHARE = 0.5
 """On a budget of `COMPANY_LONG_BUDGET_S` or more, what the star hunt may use of what is left for one turn tried
 before the prover (`_prove_hunting_stars`): the turns before it are proved, so a find is the answer. A pass for a
@@ -141,11 +137,12 @@ schedules or fewer (and at least one). A find there is the earliest turn, proved
 turn the witness makes moot (on the shipped set the prover spent 45-60 s on turn 6 before the hunt found it in
 16-20 s); a pass for a turn the game cannot meet dies at its schedule's first star round (about 9 s for turn 5's
 one schedule, rounds 3, 4 and 5)."""
-STAR_CUT_SHARE = 0.7
+STAR_CUT_SHARE = 0.6
 """For the stars question on a budget under `COMPANY_LONG_BUDGET_S` (and `STAR_FIRST_PASS_S` + `STAR_SLICE_S` or
-more): the share of the budget for the star cut (`ScheduleProver.cut_stars`) and its turn's proof, which replace
-the turn-by-turn first pass. On the shipped set they prove turns 1-5 in about 30 CPU-seconds (the turn-by-turn
-proof took 65), and the star hunt's turn-6 find (10-15 s) needs the rest."""
+more): the most of the budget for the star cut's first part (`ScheduleProver.cut_stars`, Z3 alone) and its turn's
+proof, which replace the turn-by-turn first pass (on the shipped set rounds 1-2 and turn 4 in about 5 s). CP-SAT's
+round-3 bound comes after the star hunt's slice: on the large file, where it is not proved, a cut that asked it
+first left the star hunt too little for its turn-6 find (unknown at 60 s, where the slice gave turn 6)."""
 REFINING_SHARE = 0.8
 """For an abstraction that refines its runs into games (the Movement's): the share of the budget its first
 pass may use, before the hunt (instead of `QUICK_SHARE`). Its first "possible" turn, refined, is the
@@ -413,8 +410,11 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
             # The star bounds first, and the last turn they put out of reach proved from them (turns before it
             # follow: the target latches); the turn-by-turn proof of those turns is never made.
             assert isinstance(prover, ScheduleProver)
-            proved = _cut_stars(answer, game, query, prover,
-                                budget.share(first_share if long_budget else STAR_CUT_SHARE), budget)
+            # On a short budget with Z3 alone first: the star hunt's slice comes before CP-SAT (tens of seconds,
+            # and on the large file to no avail), so that its find is made in time.
+            proved = _cut_stars(answer, game, query.by_turn, prover,
+                                budget.share(first_share if long_budget else STAR_CUT_SHARE), budget,
+                                cpsat=long_budget)
         if (query.kind is QueryKind.STARS and isinstance(prover, ScheduleProver) and long_budget and use_hunt
                 and hunt_settings is None):
             # The witness first: each turn is hunted before it is proved, once its star schedules are few.
@@ -445,11 +445,7 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
             sliced = star_budget.left() < STAR_SLICE_S
             if sliced:
                 left = budget.left()
-                if cut and proved > 0:
-                    # After the star cut the turns before the hunt's first are proved: nothing else needs the rest.
-                    star_budget = budget.share(STAR_SLICE_AFTER_CUT_SHARE)
-                else:
-                    star_budget = budget.share(min(STAR_SLICE_MAX_SHARE, STAR_SLICE_S / left) if left > 0 else 0.0)
+                star_budget = budget.share(min(STAR_SLICE_MAX_SHARE, STAR_SLICE_S / left) if left > 0 else 0.0)
             if star_budget.left() >= STAR_HUNT_MIN_S:
                 star_hunter = star_hunter if star_hunter is not None else StarHuntMethod(game)
                 star_hunter.at_most = prover.stars_at_most() if isinstance(prover, ScheduleProver) else {}
@@ -469,6 +465,9 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
                 _take_witness(answer, game, target, hunter.witness, hunter.name, proved, found[0].seconds)
                 upto = answer.earliest - 1 if earliest and answer.earliest is not None else 0
                 break
+    # The star cut again, with CP-SAT now, up to the turn before the witness (or the bound).
+    if cut and isinstance(prover, ScheduleProver) and proved < upto and budget.can_start():
+        proved = max(proved, _cut_stars(answer, game, upto, prover, budget, budget))
     # The abstraction again, with the time the hunt left: its "impossible" is the game's, with no caps.
     if prover is not None and abstract_open and proved < upto and budget.can_start():
         for settled in prover.decide(upto, budget.share(ABSTRACTION_SHARE), first_turn=proved + 1):
@@ -530,15 +529,15 @@ def _take_witness(answer: Answer, game: Game, target: Target, actions: tuple[Act
     answer.proofs.add(TurnProof(answer.earliest, TurnVerdict.POSSIBLE, method, seconds))
 
 
-def _cut_stars(answer: Answer, game: Game, query: Query, prover: ScheduleProver, budget: Budget,
-               whole: Budget) -> int:
+def _cut_stars(answer: Answer, game: Game, by_turn: int, prover: ScheduleProver, budget: Budget,
+               whole: Budget, cpsat: bool = True) -> int:
     """The stars question's star cut: the prover's star bounds round by round (`ScheduleProver.cut_stars`), then
     the last turn they put out of reach proved from the last bound before it (`ScheduleProver.prove_from_cut`).
     Returns the turn proved (0: none)."""
     # A turn the check from the bound leaves open (it has one limit in Z3's resource count) is tried one lower. The
     # check takes under a second: it may use the question's budget when the cut has used up its share.
     started = time.perf_counter()
-    for turn in range(prover.cut_stars(query.by_turn, game.cards.rules.stars_to_win, budget), 0, -1):
+    for turn in range(prover.cut_stars(by_turn, game.cards.rules.stars_to_win, budget, cpsat), 0, -1):
         if not whole.can_start():
             break
         # its time is the cut's and the check's: what the turn's proof cost

@@ -470,7 +470,7 @@ class ScheduleProver:
 
     # --- the star cut ---
 
-    def cut_stars(self, by_turn: int, stars_to_win: int, budget: Budget) -> int:
+    def cut_stars(self, by_turn: int, stars_to_win: int, budget: Budget, cpsat: bool = True) -> int:
         """Prove the most stars after rounds 1, 2, ... as far as cheap proofs go, and return the last turn up to
         `by_turn` those bounds put the Star Victory out of reach of (0: none), without proving the turns themselves
         (`prove_from_cut` then proves that turn from the last bound).
@@ -485,7 +485,8 @@ class ScheduleProver:
         star bound open (no cube blocking); a round whose bound is refuted or left open ends the cut too. A bound
         of b stars after round r puts turns up to r + stars_to_win - b - 1 out of reach (a round runs at most one
         Sequence, which scores at most one star); that is only how the turn to prove is chosen: its proof is
-        Z3's, from the bound."""
+        Z3's, from the bound. `cpsat` False: Z3 alone (a short question's first pass, before the star hunt); a later
+        call goes on from the first round left open."""
         if self.target != STAR or not budget.can_start() or not self._prepare(budget):
             return 0
         out_of_reach = 0
@@ -499,7 +500,7 @@ class ScheduleProver:
                                                                 budget):
                     break
             self._learn_facts(r, budget)
-            if r in self._bound_open:
+            if r in self._bound_open and cpsat:
                 self._bound_fact(r, budget, retry=True, cpsat_min_s=CUT_CPSAT_MIN_S, blocking=False)
             if r not in self._stars_proved:
                 break
