@@ -542,8 +542,9 @@ def _cut_stars(answer: Answer, game: Game, by_turn: int, prover: ScheduleProver,
             break
         # its time is the cut's and the check's: what the turn's proof cost
         settled = replace(prover.prove_from_cut(turn, whole), seconds=time.perf_counter() - started)
-        answer.proofs.add(settled)
         if settled.verdict is TurnVerdict.IMPOSSIBLE:
+            # only a proof is kept: a turn left open here is asked again of the prover, which records it
+            answer.proofs.add(settled)
             return turn
     return 0
 
