@@ -581,6 +581,32 @@ def _unlobby_after_play() -> tuple[Patch, ...]:
     return ((legal, "unlobby_actions", unlobby_actions),)
 
 
+def _removed_card_lobbying_to_company() -> tuple[Patch, ...]:
+    original = company.remove_market_card
+
+    def remove_market_card(w: Work, space: int) -> None:
+        # The removed card's Lobbying is credited to the Company's Profit instead of going back to the supply.
+        lobbied = w.market_profit[space]
+        original(w, space)
+        w.take(TokenKind.PROFIT, lobbied)
+        w.profit += lobbied
+
+    return ((company, "remove_market_card", remove_market_card),)
+
+
+def _unlobby_once_per_game() -> tuple[Patch, ...]:
+    original = engine._run_auto
+
+    def run_auto(w: Work, step: object) -> None:
+        # The start of the Company's turn forgets to clear its removal of Lobbying: once per game, not per turn.
+        unlobbied = w.unlobbied
+        original(w, step)
+        if isinstance(step, StartCompanyTurn):
+            w.unlobbied = unlobbied
+
+    return ((engine, "_run_auto", run_auto),)
+
+
 def _removed_card_to_market_deck() -> tuple[Patch, ...]:
     original = company.remove_market_card
 
@@ -1075,6 +1101,10 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.unlobby-offers",), _unlobby_after_play),
     Mutant("removed-card-to-market-deck", "A Market card the Company removes goes back into the Market deck.",
            ("rule.remove-market",), _removed_card_to_market_deck),
+    Mutant("removed-card-lobbying-to-company", "A Market card the Company removes gives its Lobbying to the "
+           "Company's Profit instead of the supply.", ("rule.remove-market",), _removed_card_lobbying_to_company),
+    Mutant("unlobby-once-per-game", "The Company's removal of Lobbying is never allowed again once made: the "
+           "turn's start does not clear it.", ("rule.company-turn-start",), _unlobby_once_per_game),
     Mutant("profit-before-draw", "A Reshuffle counts the Profit before the draw at step D, so a Company short of "
            "cards wins on Profit instead of being Marginalized.", ("outcome.profit-offers", "outcome.profit-victory"),
            _profit_before_draw),

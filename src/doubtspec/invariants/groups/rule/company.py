@@ -659,10 +659,25 @@ def _remove_market(before: GameState, action: Action, after: GameState) -> str |
     if after.m_discard != sorted_cards((*before.m_discard, card)) or after.m_deck != before.m_deck:
         return (f"{action} left the Movement's discard {list(after.m_discard)} and Market deck of {len(after.m_deck)}; "
                 f"card {card} goes to the discard pile, the deck is untouched")
-    held_before = before.profit + in_supply(before, TokenKind.PROFIT)
-    returned = after.profit + in_supply(after, TokenKind.PROFIT) - held_before
-    if returned != lobbied:
-        return f"{action} returned {returned} Profit to the Company's supply and Profit; the card carried {lobbied}"
+    returned = in_supply(after, TokenKind.PROFIT) - in_supply(before, TokenKind.PROFIT)
+    if returned != lobbied or after.profit != before.profit:
+        return (f"{action} returned {returned} Profit to the supply and left the Company {after.profit} Profit (was "
+                f"{before.profit}); the card's {lobbied} go to the supply, none to the Company")
+    return None
+
+
+def _company_turn_start(before: GameState, action: Action, after: GameState) -> str | None:
+    """The Company's turn starts afresh: no plays, buys or discount yet, and its Lobbying may be taken back again.
+
+    Checked on every step that enters the Company's Play Phase from another phase (the step that ends the
+    Movement's turn), whatever the engine's turn-start step did, so that a flag left over from an earlier turn
+    (a removal of Lobbying, a discount) cannot silently carry over.
+    """
+    if before.phase is Phase.COMPANY_PLAY or after.phase is not Phase.COMPANY_PLAY or after.outcome is not None:
+        return None
+    if after.plays or after.buys or after.discount or after.unlobbied:
+        return (f"{action} started the Company's turn with {after.plays} plays, {after.buys} buys, discount "
+                f"{after.discount} and Lobbying taken back: {after.unlobbied}; a turn starts with none of them")
     return None
 
 
@@ -733,8 +748,12 @@ INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.unlobby", "Removing Lobbying at the start of the turn returns all of one card's Profit "
                         "to the supply; nothing else changes.", (S.COMPANY_INTERFERENCE,), _unlobby),
     TransitionInvariant("rule.remove-market", "A Market card the Company removes goes to the Movement's discard pile "
-                        "and its Lobbying to the supply; the space stays empty and the Market deck is untouched.",
+                        "and its Lobbying to the supply (none to the Company); the space stays empty and the "
+                        "Market deck is untouched.",
                         (S.MOVEMENT_INTERFERENCE,), _remove_market),
+    TransitionInvariant("rule.company-turn-start", "The Company's turn starts with no plays, buys or discount, "
+                        "and its Lobbying may be taken back again.", (S.COMPANY_ON_YOUR_GO, S.COMPANY_INTERFERENCE),
+                        _company_turn_start),
     StateInvariant("rule.unlobby-offers", "With Profit on every card, each card's Lobbying can be taken back at the "
                    "start of the turn, and taking it back does what `rule.unlobby` says; after the first play, "
                    "after one removal and in the Buy Phase, none can.",
