@@ -15,6 +15,7 @@ from doubtspec.reports.trace import check_cards, load_trace
 from doubtspec.solver.cycling import next_score
 from doubtspec.solver.hunt import turn_reached
 from doubtspec.solver.profit_hunt import ProfitHuntSettings, doomed, hunt_profit
+from doubtspec.solver.queries import QueryKind, solve
 from doubtspec.solver.unrolling.witness import replay_actions
 
 DATA = Path(__file__).parent / "data"
@@ -94,3 +95,14 @@ def test_the_profit_hunt_finds_the_recorded_turn_on_the_shipped_set() -> None:
     found = hunt_profit(SHIPPED, 12, ProfitHuntSettings(passes=1, seed=2))
     assert found.found == WITNESS_TURN and found.actions is not None
     assert turn_reached(replay_actions(SHIPPED, found.actions)) == WITNESS_TURN
+
+
+@pytest.mark.slow
+def test_the_profit_question_takes_the_profit_hunts_witness() -> None:
+    # Before the Profit hunt was asked, `profit --by-turn 12 --timeout 120` was unknown: no hunt reached 70 Profit.
+    answer = solve(SHIPPED, QueryKind.PROFIT, 12, timeout_s=120)
+    assert answer.status == "yes" and answer.witness_from == "profit-hunt"
+    assert answer.witness is not None and answer.earliest is not None
+    final = replay_actions(SHIPPED, answer.witness.actions)
+    assert final.outcome is not None and final.outcome.reason is OutcomeReason.PROFIT_VICTORY
+    assert final.outcome.round == answer.earliest

@@ -16,6 +16,7 @@ from doubtspec.model.actions import Action
 from doubtspec.model.game import Game
 from doubtspec.solver import exhaustive
 from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, hunt
+from doubtspec.solver.profit_hunt import ProfitHuntSettings, hunt_profit
 from doubtspec.solver.star_hunt import StarHuntSettings, star_hunt, star_schedules
 from doubtspec.solver.unrolling import bmc
 from doubtspec.solver.unrolling.bmc import Caps
@@ -82,6 +83,30 @@ class StarHuntMethod:
         if passes is not None:
             settings = replace(settings, passes=passes)
         self.result = star_hunt(self.game, by_turn, first_turn, settings, deadline, self.at_most, self.tried)
+        if self.result.found is None:
+            return []
+        return [TurnProof(self.result.found, TurnVerdict.POSSIBLE, self.name, self.result.seconds)]
+
+
+@dataclass(slots=True)
+class ProfitHuntMethod:
+    """The Profit hunt (`doubtspec.solver.profit_hunt`): a POSSIBLE (with a witness) at the earliest turn its
+    passes reach a Profit Victory, or nothing. A pass plays every round from Set-Up, so `first_turn` is not used."""
+
+    game: Game
+    settings: ProfitHuntSettings = field(default_factory=lambda: ProfitHuntSettings(width=150, passes=1))
+    name: str = "profit-hunt"
+    result: HuntResult | None = None
+    tried: dict[int, int] = field(default_factory=dict)
+    """Seed to the last turn a pass with it searched without a find, over every call: a later call skips it."""
+
+    @property
+    def witness(self) -> tuple[Action, ...] | None:
+        return None if self.result is None else self.result.actions
+
+    def decide(self, by_turn: int, budget: Budget, first_turn: int = 1) -> list[TurnProof]:
+        deadline = None if budget.deadline == float("inf") else budget.deadline
+        self.result = hunt_profit(self.game, by_turn, self.settings, deadline, self.tried)
         if self.result.found is None:
             return []
         return [TurnProof(self.result.found, TurnVerdict.POSSIBLE, self.name, self.result.seconds)]

@@ -35,7 +35,7 @@ from doubtspec.solver.abstraction.company_schedules import ScheduleProver
 from doubtspec.solver.abstraction.movement_prover import MovementProver, movement_abstraction
 from doubtspec.solver.abstraction.prover import AbstractionProver
 from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, turn_reached
-from doubtspec.solver.methods import HuntMethod, StarHuntMethod, UnrollingMethod, caps_text
+from doubtspec.solver.methods import HuntMethod, ProfitHuntMethod, StarHuntMethod, UnrollingMethod, caps_text
 from doubtspec.solver.unrolling import bmc
 from doubtspec.solver.unrolling.bmc import BoundResult, Caps
 from doubtspec.solver.unrolling.encoding import Out, Tables
@@ -111,6 +111,10 @@ STAR_FIRST_HUNT_SHARE = 0.5
 before the prover (`_prove_hunting_stars`): the turns before it are proved, so a find is the answer. A pass for a
 turn the game cannot meet dies at its first star round; with 0.24 (the hunt's share of the star hunt's) the shipped
 set's turn-6 find (49 s of wall time under a load of 5) was cut off at 47 s."""
+PROFIT_SLICE_S = 30.0
+"""The Profit hunt's fixed slice on a short budget, as `STAR_SLICE_S` is the star hunt's: one width-150 pass
+takes about 16 CPU-seconds on the shipped set."""
+
 STAR_FIRST_PASS_S = 10.0
 """On a budget under `COMPANY_LONG_BUDGET_S`, the least the stars question's first pass gets (instead of
 `QUICK_SHARE` when that is less): on the shipped set turns 1 and 2 take 3-5 s, and with turn 2 proved the star
@@ -205,7 +209,7 @@ class Answer:
     checks: list[BoundResult] = field(default_factory=list)
     witness: Witness | None = None
     witness_from: str | None = None
-    """'unrolling', 'hunt', 'star-hunt' or 'abstraction': which method found the witness."""
+    """'unrolling', 'hunt', 'star-hunt', 'profit-hunt' or 'abstraction': which method found the witness."""
     proved_none_by: int = 0
     """The last turn proved impossible (0: none): no run reaches the target by this turn."""
     hunt: HuntResult | None = None
@@ -434,8 +438,19 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
                     abstract_open = False  # possible in the abstraction: it can prove nothing from this turn on
     if use_hunt and proved < query.by_turn and answer.status != "yes" and not _refined(prover):
         hunt_budget = budget.share(HUNT_SHARE)
-        hunters: list[tuple[HuntMethod | StarHuntMethod, Budget | None]] = []
+        hunters: list[tuple[HuntMethod | StarHuntMethod | ProfitHuntMethod, Budget | None]] = []
         sliced = False
+        if query.kind is QueryKind.PROFIT and hunt_settings is None:
+            # First the hunt aimed at Profit (a Company that cycles its deck and stops one star short: turn 7 on the
+            # shipped set, where the generic hunt finds none by turn 12), then the generic hunt; as for the stars,
+            # a fixed slice when the share is smaller.
+            profit_budget = hunt_budget.share(STAR_HUNT_SHARE)
+            sliced = profit_budget.left() < PROFIT_SLICE_S
+            if sliced:
+                left = budget.left()
+                profit_budget = budget.share(min(STAR_SLICE_MAX_SHARE, PROFIT_SLICE_S / left) if left > 0 else 0.0)
+            if profit_budget.left() >= STAR_HUNT_MIN_S:
+                hunters.append((ProfitHuntMethod(game), profit_budget))
         if query.kind is QueryKind.STARS and hunt_settings is None:
             # First the hunt aimed at star schedules, from the first turn not proved impossible (on the shipped set
             # the generic hunt's third star comes at turn 8, this one's at turn 6), then the generic hunt. A caller's
