@@ -442,25 +442,15 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
         sliced = False
         if query.kind is QueryKind.PROFIT and hunt_settings is None:
             # First the hunt aimed at Profit (a Company that cycles its deck and stops one star short: turn 7 on the
-            # shipped set, where the generic hunt finds none by turn 12), then the generic hunt; as for the stars,
-            # a fixed slice when the share is smaller.
-            profit_budget = hunt_budget.share(STAR_HUNT_SHARE)
-            sliced = profit_budget.left() < PROFIT_SLICE_S
-            if sliced:
-                left = budget.left()
-                profit_budget = budget.share(min(STAR_SLICE_MAX_SHARE, PROFIT_SLICE_S / left) if left > 0 else 0.0)
+            # shipped set, where the generic hunt finds none by turn 12), then the generic hunt, as for the stars.
+            profit_budget, sliced = _aimed_hunt_budget(budget, hunt_budget, PROFIT_SLICE_S)
             if profit_budget.left() >= STAR_HUNT_MIN_S:
                 hunters.append((ProfitHuntMethod(game), profit_budget))
         if query.kind is QueryKind.STARS and hunt_settings is None:
             # First the hunt aimed at star schedules, from the first turn not proved impossible (on the shipped set
             # the generic hunt's third star comes at turn 8, this one's at turn 6), then the generic hunt. A caller's
             # own hunt settings ask for the generic hunt alone. Passes made before the proofs are not made again.
-            # Its share, or a fixed slice when the share is smaller (then the generic hunt's share is taken after).
-            star_budget = hunt_budget.share(STAR_HUNT_SHARE)
-            sliced = star_budget.left() < STAR_SLICE_S
-            if sliced:
-                left = budget.left()
-                star_budget = budget.share(min(STAR_SLICE_MAX_SHARE, STAR_SLICE_S / left) if left > 0 else 0.0)
+            star_budget, sliced = _aimed_hunt_budget(budget, hunt_budget, STAR_SLICE_S)
             if star_budget.left() >= STAR_HUNT_MIN_S:
                 star_hunter = star_hunter if star_hunter is not None else StarHuntMethod(game)
                 star_hunter.at_most = prover.stars_at_most() if isinstance(prover, ScheduleProver) else {}
@@ -526,6 +516,19 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
     answer.cpu_seconds = time.process_time() - cpu_started
     answer.peak_memory_mib = peak_memory_mib()
     return answer
+
+
+def _aimed_hunt_budget(budget: Budget, hunt_budget: Budget, slice_s: float) -> tuple[Budget, bool]:
+    """The budget of a hunt aimed at one question (the star or the Profit hunt), and whether it is a fixed slice.
+
+    Its share of the hunt's share, or, when that is under `slice_s`, a slice of `slice_s` (at most
+    `STAR_SLICE_MAX_SHARE` of what is left); then the generic hunt's share is taken after it.
+    """
+    aimed = hunt_budget.share(STAR_HUNT_SHARE)
+    if aimed.left() >= slice_s:
+        return aimed, False
+    left = budget.left()
+    return budget.share(min(STAR_SLICE_MAX_SHARE, slice_s / left) if left > 0 else 0.0), True
 
 
 def _take_witness(answer: Answer, game: Game, target: Target, actions: tuple[Action, ...], method: str, proved: int,
