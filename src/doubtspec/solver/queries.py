@@ -427,9 +427,7 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
                                                          budget.share(first_share), budget, proved)
             if answer.earliest is not None:
                 upto = answer.earliest - 1 if earliest else 0
-        elif cut and proved > 0:
-            pass  # the cut was the first pass: the star hunt's slice comes next
-        else:
+        elif not (cut and proved > 0):  # after a cut that proved a turn, the star hunt's slice comes next
             for settled in prover.decide(query.by_turn, budget.share(first_share)):
                 answer.proofs.add(settled)
                 if settled.verdict is TurnVerdict.IMPOSSIBLE:
