@@ -18,6 +18,7 @@ from doubtspec.model.actions import (
     Unlobby,
 )
 from doubtspec.model.state import NO_CARD, GameState, Phase
+from doubtspec.model.work import replace_at
 from doubtspec.rulebook import Section
 
 S = Section
@@ -153,9 +154,9 @@ def _lobby_distinct_offers(state: GameState) -> str | None:
         first = LobbyOn(where, index)
         before = probe
         if where is LobbyWhere.MARKET and not probe.market_profit[index]:
-            before = dataclasses.replace(probe, market_profit=_one_at(probe.market_profit, index))
+            before = dataclasses.replace(probe, market_profit=replace_at(probe.market_profit, index, 1))
         elif where is LobbyWhere.GOAL and not probe.goal_profit[index]:
-            before = dataclasses.replace(probe, goal_profit=_one_at(probe.goal_profit, index))
+            before = dataclasses.replace(probe, goal_profit=replace_at(probe.goal_profit, index, 1))
         after = apply(before, first)
         moved = _lobby_moves(before, first, after)
         if moved is not None:
@@ -167,10 +168,6 @@ def _lobby_distinct_offers(state: GameState) -> str | None:
             return (f"after a two-token Lobby effect's first token on {where.value}:{index}, the second was offered "
                     f"{extra} it may not take and not {missing} (each token of one effect on another card)")
     return None
-
-
-def _one_at(profits: tuple[int, ...], index: int) -> tuple[int, ...]:
-    return (*profits[:index], 1, *profits[index + 1:])
 
 
 INVARIANTS: tuple[Invariant, ...] = (
