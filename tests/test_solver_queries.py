@@ -314,15 +314,18 @@ def test_the_star_hunt_gets_a_fixed_slice_on_a_short_budget(monkeypatch: pytest.
     monkeypatch.setattr(StarHuntMethod, "decide", hunt("star"))
     monkeypatch.setattr(HuntMethod, "decide", hunt("generic"))
     solve(TINY, QueryKind.STARS, 12, Opponent.PASSIVE, timeout_s=60.0, use_unrolling=False)
-    assert [name for name, _ in given] == ["star", "generic"]
+    # (then both again for the turn after the cut's first part, which its second part left open: see
+    # `test_the_turn_the_cut_may_prove_is_hunted_last`)
+    assert [name for name, _ in given][:2] == ["star", "generic"]
     assert given[0][1] == pytest.approx(STAR_SLICE_S, rel=0.05)
     assert given[1][1] == pytest.approx(HUNT_SHARE * 60.0 * (1 - MARGIN), rel=0.05)
-    assert passes == [1, None]
+    assert passes[:2] == [1, None]
 
 
 def test_the_star_cut_replaces_the_turn_by_turn_first_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the star cut's turn proved from its bound, the turns before it are not proved one by one (the target
-    latches), and the star hunt starts at the turn after it with its slice."""
+    latches), and the star hunt starts with its slice two turns after it: the turn in between is the one the cut's
+    CP-SAT part may prove next, and is hunted only after that (`test_the_turn_the_cut_may_prove_is_hunted_last`)."""
     hunted: list[tuple[int, float]] = []
     decided: list[int] = []
 
@@ -347,9 +350,39 @@ def test_the_star_cut_replaces_the_turn_by_turn_first_pass(monkeypatch: pytest.M
     monkeypatch.setattr(HuntMethod, "decide", lambda self, *args, **kwargs: [])
     answer = solve(TINY, QueryKind.STARS, 12, Opponent.PASSIVE, timeout_s=60.0, use_unrolling=False)
     assert answer.proved_none_by == 5 and answer.turn_methods() == dict.fromkeys(range(1, 6), "abstraction-schedules")
-    assert hunted and hunted[0][0] == 6
+    assert hunted and hunted[0][0] == 7
     assert hunted[0][1] == pytest.approx(STAR_SLICE_S, rel=0.05)
+    assert [turn for turn, _ in hunted[1:]] == [6]  # the cut's second part left turn 6 open
     assert 1 not in decided  # no turn-by-turn pass from turn 1
+
+
+@pytest.mark.parametrize(("cpsat_proves", "hunted_turns"), [(5, [(6, 12)]), (4, [(6, 12), (5, 5)])])
+def test_the_turn_the_cut_may_prove_is_hunted_last(monkeypatch: pytest.MonkeyPatch, cpsat_proves: int,
+                                                   hunted_turns: list[tuple[int, int]]) -> None:
+    """On a short budget the cut's first part (Z3 alone) proves turn 4; its second part (with CP-SAT, after the
+    hunt) usually proves turn 5 (the shipped set), so the star hunt starts at turn 6 and hunts turn 5 only if the
+    second part leaves it open: the dead pass for turn 5 (about 7 CPU-seconds) is not made when the proof comes."""
+    hunted: list[tuple[int, int]] = []
+
+    def cut(self: ScheduleProver, by_turn: int, stars_to_win: int, budget: Budget, cpsat: bool = True) -> int:
+        return min(by_turn, cpsat_proves if cpsat else 4)
+
+    def from_cut(self: ScheduleProver, turn: int, budget: Budget) -> TurnProof:
+        return TurnProof(turn, TurnVerdict.IMPOSSIBLE, self.name, 0.1)
+
+    def star(self: object, by_turn: int, budget: Budget, first_turn: int = 1, **kwargs: object) -> list[object]:
+        hunted.append((first_turn, by_turn))
+        return []
+
+    monkeypatch.setattr(ScheduleProver, "cut_stars", cut)
+    monkeypatch.setattr(ScheduleProver, "prove_from_cut", from_cut)
+    monkeypatch.setattr(ScheduleProver, "decide", lambda self, *args, **kwargs: [])
+    monkeypatch.setattr(StarHuntMethod, "decide", star)
+    monkeypatch.setattr(HuntMethod, "decide", lambda self, *args, **kwargs: [])
+    answer = solve(TINY, QueryKind.STARS, 12, Opponent.PASSIVE, timeout_s=60.0, use_unrolling=False)
+    assert hunted == hunted_turns
+    assert answer.proved_none_by == cpsat_proves
+    assert_consistent(answer)
 
 
 def test_a_short_stars_question_is_no_when_the_cut_reaches_its_bound(monkeypatch: pytest.MonkeyPatch) -> None:

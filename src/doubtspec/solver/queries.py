@@ -398,9 +398,9 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
     abstract_open = prover is not None
     star_hunter: StarHuntMethod | None = None
     cut = False
+    long_budget = budget.left() >= COMPANY_LONG_BUDGET_S
     if prover is not None:
         first_share = QUICK_SHARE
-        long_budget = budget.left() >= COMPANY_LONG_BUDGET_S
         if isinstance(prover, MovementProver):
             first_share = REFINING_SHARE
         elif isinstance(prover, ScheduleProver) and long_budget:
@@ -434,43 +434,26 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
                     proved = settled.turn
                 elif settled.verdict is TurnVerdict.POSSIBLE:
                     abstract_open = False  # possible in the abstraction: it can prove nothing from this turn on
+    # On a short budget the star cut's CP-SAT part comes after the hunt, and on the shipped set it proves the turn
+    # after the cut's first part (turn 5 from round 3): a hunt for that turn is deferred until the cut has tried it.
+    deferred = proved + 1 if cut and not long_budget else 0
     if use_hunt and proved < query.by_turn and answer.status != "yes" and not _refined(prover):
-        hunt_budget = budget.share(HUNT_SHARE)
-        hunters: list[tuple[HuntMethod | StarHuntMethod | ProfitHuntMethod, Budget | None]] = []
-        sliced = False
-        if query.kind is QueryKind.PROFIT and hunt_settings is None:
-            # First the hunt aimed at Profit (a Company that cycles its deck and stops one star short: turn 7 on the
-            # shipped set, where the generic hunt finds none by turn 12), then the generic hunt, as for the stars.
-            profit_budget, sliced = _aimed_hunt_budget(budget, hunt_budget, PROFIT_SLICE_S)
-            if profit_budget.left() >= STAR_HUNT_MIN_S:
-                hunters.append((ProfitHuntMethod(game), profit_budget))
-        if query.kind is QueryKind.STARS and hunt_settings is None:
-            # First the hunt aimed at star schedules, from the first turn not proved impossible (on the shipped set
-            # the generic hunt's third star comes at turn 8, this one's at turn 6), then the generic hunt. A caller's
-            # own hunt settings ask for the generic hunt alone. Passes made before the proofs are not made again.
-            star_budget, sliced = _aimed_hunt_budget(budget, hunt_budget, STAR_SLICE_S)
-            if star_budget.left() >= STAR_HUNT_MIN_S:
-                star_hunter = star_hunter if star_hunter is not None else StarHuntMethod(game)
-                star_hunter.at_most = prover.stars_at_most() if isinstance(prover, ScheduleProver) else {}
-                hunters.append((star_hunter, star_budget))
-        hunters.append((HuntMethod(game, target, progress_of(query),
-                                   opponent is Opponent.PASSIVE or query.side_is_company, hunt_settings),
-                        None if hunters and sliced else hunt_budget))
-        for hunter, share in hunters:
-            hunt_share = share if share is not None else budget.share(HUNT_SHARE)
-            if isinstance(hunter, StarHuntMethod) and sliced:
-                # one pass per schedule: after a find, the slice's rest goes to the proofs, not to other seeds
-                found = hunter.decide(query.by_turn, hunt_share, first_turn=proved + 1, passes=1)
-            else:
-                found = hunter.decide(query.by_turn, hunt_share, first_turn=proved + 1)
-            answer.hunt = hunter.result
-            if found and hunter.witness is not None:
-                _take_witness(answer, game, target, hunter.witness, hunter.name, proved, found[0].seconds)
-                upto = answer.earliest - 1 if earliest and answer.earliest is not None else 0
-                break
+        first_turn = deferred + 1 if deferred else proved + 1
+        if first_turn <= query.by_turn:
+            star_hunter = _hunt(answer, game, query, opponent, target, prover, star_hunter, hunt_settings, budget,
+                                proved, first_turn, query.by_turn)
+            if answer.earliest is not None:
+                upto = answer.earliest - 1 if earliest else 0
     # The star cut again, with CP-SAT now, up to the turn before the witness (or the bound).
     if cut and isinstance(prover, ScheduleProver) and proved < upto and budget.can_start():
         proved = max(proved, _cut_stars(answer, game, upto, prover, budget, budget))
+    # The deferred turn, hunted only if the cut left it open and no witness is as early.
+    if (use_hunt and deferred and proved < deferred <= query.by_turn and budget.can_start()
+            and (answer.earliest is None or answer.earliest > deferred)):
+        star_hunter = _hunt(answer, game, query, opponent, target, prover, star_hunter, hunt_settings, budget,
+                            proved, deferred, deferred)
+        if answer.earliest is not None:
+            upto = answer.earliest - 1 if earliest else 0
     # The abstraction again, with the time the hunt left: its "impossible" is the game's, with no caps.
     if prover is not None and abstract_open and proved < upto and budget.can_start():
         for settled in prover.decide(upto, budget.share(ABSTRACTION_SHARE), first_turn=proved + 1):
@@ -514,6 +497,49 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
     answer.cpu_seconds = time.process_time() - cpu_started
     answer.peak_memory_mib = peak_memory_mib()
     return answer
+
+
+def _hunt(answer: Answer, game: Game, query: Query, opponent: Opponent, target: Target,
+          prover: AbstractionProver | ScheduleProver | MovementProver | None, star_hunter: StarHuntMethod | None,
+          hunt_settings: HuntSettings | None, budget: Budget, proved: int, first_turn: int,
+          by_turn: int) -> StarHuntMethod | None:
+    """The hunt for a witness from `first_turn` to `by_turn`: the hunt aimed at the question first (the Profit or
+    the star hunt), then the generic hunt (which plays whole games and may find any turn up to `by_turn`). A find,
+    replayed, becomes the answer's witness; `proved` is the last turn proved impossible (a find at or before it
+    would mean an unsound proof). Returns the star hunter (its passes made are not made again)."""
+    hunt_budget = budget.share(HUNT_SHARE)
+    hunters: list[tuple[HuntMethod | StarHuntMethod | ProfitHuntMethod, Budget | None]] = []
+    sliced = False
+    if query.kind is QueryKind.PROFIT and hunt_settings is None:
+        # First the hunt aimed at Profit (a Company that cycles its deck and stops one star short: turn 7 on the
+        # shipped set, where the generic hunt finds none by turn 12), then the generic hunt, as for the stars.
+        profit_budget, sliced = _aimed_hunt_budget(budget, hunt_budget, PROFIT_SLICE_S)
+        if profit_budget.left() >= STAR_HUNT_MIN_S:
+            hunters.append((ProfitHuntMethod(game), profit_budget))
+    if query.kind is QueryKind.STARS and hunt_settings is None:
+        # First the hunt aimed at star schedules, from the first turn not proved impossible (on the shipped set
+        # the generic hunt's third star comes at turn 8, this one's at turn 6), then the generic hunt. A caller's
+        # own hunt settings ask for the generic hunt alone. Passes made before the proofs are not made again.
+        star_budget, sliced = _aimed_hunt_budget(budget, hunt_budget, STAR_SLICE_S)
+        if star_budget.left() >= STAR_HUNT_MIN_S:
+            star_hunter = star_hunter if star_hunter is not None else StarHuntMethod(game)
+            star_hunter.at_most = prover.stars_at_most() if isinstance(prover, ScheduleProver) else {}
+            hunters.append((star_hunter, star_budget))
+    hunters.append((HuntMethod(game, target, progress_of(query),
+                               opponent is Opponent.PASSIVE or query.side_is_company, hunt_settings),
+                    None if hunters and sliced else hunt_budget))
+    for hunter, share in hunters:
+        hunt_share = share if share is not None else budget.share(HUNT_SHARE)
+        if isinstance(hunter, StarHuntMethod) and sliced:
+            # one pass per schedule: after a find, the slice's rest goes to the proofs, not to other seeds
+            found = hunter.decide(by_turn, hunt_share, first_turn=first_turn, passes=1)
+        else:
+            found = hunter.decide(by_turn, hunt_share, first_turn=first_turn)
+        answer.hunt = hunter.result
+        if found and hunter.witness is not None:
+            _take_witness(answer, game, target, hunter.witness, hunter.name, proved, found[0].seconds)
+            break
+    return star_hunter
 
 
 def _aimed_hunt_budget(budget: Budget, hunt_budget: Budget, slice_s: float) -> tuple[Budget, bool]:
