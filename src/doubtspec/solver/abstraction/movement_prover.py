@@ -13,13 +13,17 @@ and the witness together give the earliest turn.
 
 The Pacing lemma (`movement_pacing`) restricts the round's formula itself; it is listed among the
 prover's lemmas so that every answer names it (its state formula is trivially true).
+
+Every check is bounded by Z3's own count of its work (`rlimit`: `TURN_RLIMITS`, `SEEDED_RLIMITS`, `RUN_RLIMIT`),
+not by slices of wall time: a slice buys less work on a loaded machine, so the same question got other answers
+there. The budget's end stays as the outer bound of each check.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import z3
 
@@ -28,20 +32,59 @@ from doubtspec.model.game import Game
 from doubtspec.solver.abstraction.movement import MovementModel
 from doubtspec.solver.abstraction.movement_pacing import first_pacing_round
 from doubtspec.solver.abstraction.movement_witness import concretize, decisions, read_plan
-from doubtspec.solver.abstraction.prover import FIRST_SLICE_S, SEED_STEP, AbstractionProver
+from doubtspec.solver.abstraction.prover import SEED_STEP, AbstractionProver
 from doubtspec.solver.abstraction.system import Lemma, RoundBmc, RoundSystem, State
 from doubtspec.solver.verdict import Budget, TurnProof, TurnVerdict
 
 NAME = "movement-abstraction"
 REFINE_TRIES = 4
 """Runs of the abstraction played in the engine before the earliest turn is left as a range."""
-SEED_SLICES = 3
-"""Seeded restarts of a turn (2, 4, 8 s) before its check runs on to the end of the budget.
+SEEDED_RLIMITS = (20_000_000, 40_000_000, 80_000_000)
+"""Seeded restarts of a turn on the incremental solver, in Z3's resource count (`rlimit`), before the turn is
+asked of a fresh solver (`_one_shot`): used only when a turn before it is not proved.
 
-A restart throws Z3's search away: on the shipped set the first turn of Goal Victory the abstraction
-cannot rule out (7) takes minutes in one incremental check, and with slices doubling without end it was
-still open after 240 s. The short slices keep what seeds buy on the turns before it (turn 5: 3.5 s with
-restarts, 20 s with the default seed alone)."""
+They replace slices of 2, 4 and 8 s of wall time (Z3 counts about 10 million units a CPU-second on these
+checks), which under load gave Z3 a third of that work or less. A restart throws Z3's search away: on the
+shipped set the first turn of Goal Victory the abstraction cannot rule out (7) takes minutes in one
+incremental check, so the restarts stay short."""
+TURN_RLIMITS = (300_000_000, 600_000_000, 1_200_000_000)
+"""Tries of a turn's check on a fresh solver (`_one_shot`), seed 0, 1, 2, each bounded by Z3's resource count.
+
+Measured on the shipped set (seed 0, the Goals in turn in one process as `goals` asks them; millions of units,
+about 10 a CPU-second): turns 1-3 of every Goal at most 29, turn 4 impossible 102-125 (G9, G8), turn 4 possible
+94-253 (G5-G7, G7 the most), G9's turn 5 (possible) 200; on `tests/data/large.toml` G8's turn 4 160 and G7's 161.
+The first try holds all of these. G8's turn 5 (possible) took 682 with seed 0, and in another process 347 with
+seed 1 and more than 500 with seeds 0 and 2 (more than 556 asked "at turn 5" alone): the second try, with
+another seed and twice the work, is for it. Goal Victory's turn 7 (possible) took 55-104 CPU-seconds (one seed in
+five more than 120): the third. A try stopped by its limit is "unknown" at any load of the machine."""
+RUN_RLIMIT = 600_000_000
+"""Each further run the refinement asks for (`_another_run`), in Z3's resource count: the turn's check again with
+the runs the engine could not follow excluded, so as much as the second try of `TURN_RLIMITS` (the possible
+checks measured there took 94-682 million units)."""
+
+
+def z3_units() -> int:
+    """Z3's resource count so far in this process: every solver's work, in the units of `rlimit`.
+
+    The count is the context's, not a solver's (a solver's statistics report it too); an empty check reads it.
+    The difference across a check is the work that check did, whatever the load of the machine."""
+    probe = z3.Solver()
+    probe.check()
+    stats = probe.statistics()
+    names: list[str] = stats.keys()  # a list: z3's Statistics itself iterates as (name, value) pairs
+    return int(stats.get_key_value("rlimit count")) if "rlimit count" in names else 0
+
+
+def limit(solver: z3.Solver, rlimit: int, budget: Budget) -> None:
+    """Bound `solver`'s next check by `rlimit` units of Z3's own work, the same at any load of the machine.
+
+    The budget's end stays as the outer bound only (a timeout of all the time left): a check stopped by its
+    limit is "unknown" whatever the load, so the answers do not depend on it as long as the budget holds the
+    work. In this Z3 each check gets `rlimit` more units than the count it starts at, also on a solver checked
+    before (`tests/test_movement_rlimit.py` checks that).
+    """
+    solver.set("rlimit", rlimit)
+    solver.set("timeout", budget.z3_ms())
 
 
 def flag_solver() -> z3.Solver:
@@ -90,6 +133,9 @@ class MovementProver(AbstractionProver):
     """The last turn proved impossible (every turn before it is too)."""
     _runs: z3.Solver | None = None
     """The one-shot solver whose model is `_bmc.model`, when the last "possible" came from one."""
+    _tries: dict[int, int] = field(default_factory=dict)
+    """Per turn, the tries of `TURN_RLIMITS` used up (stopped by their limit): the question's second pass, after
+    the hunt, goes on from there instead of repeating a search that ends where it ended before."""
 
     def _settle(self, turn: int, budget: Budget) -> TurnVerdict:
         verdict = self._settle_turn(turn, budget)
@@ -104,13 +150,13 @@ class MovementProver(AbstractionProver):
         if self.proved_upto >= turn - 1:
             self._bmc.extend(turn, budget)
             return self._one_shot(turn, budget)
-        slice_s = FIRST_SLICE_S
-        for _ in range(SEED_SLICES):
-            verdict = self._bmc.check(turn, budget, seed=(self.restarts * SEED_STEP) % 100_003, cap_s=slice_s)
+        for units in SEEDED_RLIMITS:
+            self._bmc.solver.set("rlimit", units)
+            # no cap: `RoundBmc.check` then sets the budget's end as the timeout, the outer bound only
+            verdict = self._bmc.check(turn, budget, seed=(self.restarts * SEED_STEP) % 100_003)
             if verdict is not TurnVerdict.UNKNOWN or budget.expired():
                 return verdict
             self.restarts += 1
-            slice_s *= 2
         return self._one_shot(turn, budget)
 
     def _one_shot(self, turn: int, budget: Budget) -> TurnVerdict:
@@ -122,26 +168,37 @@ class MovementProver(AbstractionProver):
         shipped set, over seeds 0-2: turn 5 took 1.1-3.8 CPU-seconds, turn 6 6.4-11, turn 7 (possible)
         63-89 and more than 120 with one seed, where the incremental solver took 3.5-20, 10.5-13.5 and
         95-130 or more.
+
+        The turn is tried with each seed of `TURN_RLIMITS` in turn, each try bounded by its work; a try its limit
+        stopped is not made again (`_tries`).
         """
         bmc = self._bmc
         assert bmc is not None
         if len(bmc.states) <= turn:
             return TurnVerdict.UNKNOWN  # the budget ended while the rounds were being built
-        solver = flag_solver()
-        solver.add(*bmc.rounds[: turn + 1])
         target = self.system.target
         if self.proved_upto >= turn - 1:
-            solver.add(*[z3.Not(target(state)) for state in bmc.states[:turn]], target(bmc.states[turn]))
+            query = [*[z3.Not(target(state)) for state in bmc.states[:turn]], target(bmc.states[turn])]
         else:
-            solver.add(z3.Or([target(state) for state in bmc.states[: turn + 1]]))
-        solver.set("random_seed", 0)
-        solver.set("timeout", budget.z3_ms())
-        result = solver.check()
-        bmc.model = solver.model() if result == z3.sat else None
-        if result == z3.sat:
-            self._runs = solver
-            return TurnVerdict.POSSIBLE
-        return TurnVerdict.IMPOSSIBLE if result == z3.unsat else TurnVerdict.UNKNOWN
+            query = [z3.Or([target(state) for state in bmc.states[: turn + 1]])]
+        while self._tries.get(turn, 0) < len(TURN_RLIMITS):
+            attempt = self._tries.get(turn, 0)
+            solver = flag_solver()
+            solver.add(*bmc.rounds[: turn + 1], *query)
+            solver.set("random_seed", attempt)
+            limit(solver, TURN_RLIMITS[attempt], budget)
+            result = solver.check()
+            if result == z3.sat:
+                bmc.model = solver.model()
+                self._runs = solver
+                return TurnVerdict.POSSIBLE
+            bmc.model = None
+            if result == z3.unsat:
+                return TurnVerdict.IMPOSSIBLE
+            if "resource" not in solver.reason_unknown():
+                break  # stopped by the outer bound (the budget's end): this try is made again if asked again
+            self._tries[turn] = attempt + 1  # spent: a later pass goes on with the next try, not this one again
+        return TurnVerdict.UNKNOWN
 
     def decide(self, by_turn: int, budget: Budget, first_turn: int = 1) -> list[TurnProof]:
         proofs = AbstractionProver.decide(self, by_turn, budget, first_turn)
@@ -176,12 +233,13 @@ class MovementProver(AbstractionProver):
             # in a scope: later turns of the incremental solver keep none of this
             bmc.solver.push()
             bmc.solver.add(*blocked)
+            bmc.solver.set("rlimit", RUN_RLIMIT)
             model = bmc.model if bmc.check(turn, budget) is TurnVerdict.POSSIBLE else None
             bmc.solver.pop()
             return model
         self._runs.push()
         self._runs.add(*blocked)
-        self._runs.set("timeout", budget.z3_ms())
+        limit(self._runs, RUN_RLIMIT, budget)
         found = self._runs.check() == z3.sat
         bmc.model = self._runs.model() if found else None
         self._runs.pop()
