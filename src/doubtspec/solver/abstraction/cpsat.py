@@ -354,3 +354,52 @@ def decide(formulas: Sequence[z3.BoolRef], domain: Callable[[str], Interval], bu
     check.add(*[z3.Int(n) == v for n, v in values.items()], *[z3.Bool(n) == t for n, t in truths.items()])
     confirmed = check.check() == z3.sat
     return Result(z3.sat if confirmed else z3.unknown, time.perf_counter() - started, values)
+
+
+@dataclass(frozen=True, slots=True)
+class Maximum:
+    """What CP-SAT proved about the largest value of a term: `at_most` (None: no bound proved) and the best value
+    a confirmed solution reached (None: none found)."""
+
+    at_most: int | None
+    reached: int | None
+    seconds: float
+    optimal: bool
+
+
+def maximize(formulas: Sequence[z3.BoolRef], objective: z3.ArithRef, domain: Callable[[str], Interval],
+             budget: Budget, cap_s: float, seed: int = 0, work_limit: float | None = None) -> Maximum:
+    """The largest value of `objective` over the solutions of `formulas` (each integer constant in `domain`), as
+    far as CP-SAT gets within its limits (those of `decide`).
+
+    CP-SAT's objective bound is an upper bound on every solution's value whatever the search's status (its
+    "infeasible" with the objective below the bound asserted, the same trust as `decide`'s "no"); an infeasible
+    model gives the bound minus one of every value, reported as `at_most` below `reached` = None. A value reached
+    is believed only once Z3 confirms the solution on the formulas themselves."""
+    started = time.perf_counter()
+    translation = Translation(domain)
+    for formula in formulas:
+        translation.add(formula)
+    target, _ = translation.term(objective)
+    translation.model.maximize(target)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = seed
+    solver.parameters.linearization_level = 2
+    solver.parameters.max_time_in_seconds = max(0.01, min(cap_s, budget.left()))
+    if work_limit is not None:
+        solver.parameters.max_deterministic_time = work_limit
+    status = solver.solve(translation.model)
+    seconds = time.perf_counter() - started
+    if status == cp_model.INFEASIBLE:
+        return Maximum(-1, None, seconds, True)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Maximum(None, None, seconds, False)
+    bound = int(solver.best_objective_bound + 1e-6)
+    values = {name: int(solver.value(v)) for name, v in translation.ints.items()}
+    truths = {name: bool(solver.value(v)) for name, v in translation.bools.items()}
+    check = z3.Solver()
+    check.add(*formulas)
+    check.add(*[z3.Int(n) == v for n, v in values.items()], *[z3.Bool(n) == t for n, t in truths.items()])
+    reached = int(solver.objective_value + 1e-6) if check.check() == z3.sat else None
+    return Maximum(bound, reached, seconds, status == cp_model.OPTIMAL)
