@@ -35,6 +35,7 @@ import itertools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import z3
 
@@ -44,6 +45,9 @@ from doubtspec.solver.abstraction.cube_blocking import Blocking, CubeBlocker, Cu
 from doubtspec.solver.abstraction.loops import LoopBounds, prove_loop_bounds
 from doubtspec.solver.abstraction.system import Lemma, RoundSystem, State, StepTemplate, proved_lemmas, template_of
 from doubtspec.solver.verdict import Budget, OutOfTime, TurnProof, TurnVerdict
+
+if TYPE_CHECKING:
+    from doubtspec.solver.abstraction.profit_cut import ProfitCut
 
 NAME = "abstraction-schedules"
 DIRECT_SLICE_S = 3.0
@@ -188,6 +192,8 @@ class ScheduleProver:
     """Whether a fact rests on CP-SAT over rounds with a mid-play reshuffle (and so on the shrink of loops)."""
     _stars_proved: set[int] = field(default_factory=set)
     """Rounds whose entry in `_stars_at_most` is a proved bound (the others are the round before's plus one)."""
+    profit_cut: ProfitCut | None = None
+    """The Profit cut (`cut_profit`), once asked."""
 
     # --- the unrolling ---
 
@@ -506,6 +512,25 @@ class ScheduleProver:
                 break
             out_of_reach = max(out_of_reach, r + stars_to_win - self._stars_at_most[r] - 1)
         return min(out_of_reach, by_turn)
+
+    # --- the Profit cut ---
+
+    def cut_profit(self, by_turn: int, profit_to_win: int, budget: Budget, cpsat: bool = True) -> int:
+        """The Profit question's cut (`profit_cut.ProfitCut`): the potential (Profit plus what the display would
+        score) bounded round by round, each bound followed by the turn after it proved from it. Returns the last
+        turn up to `by_turn` proved impossible (0: none); `profit_cut_proof` is its proof. A later call goes on
+        from the first round left open."""
+        from doubtspec.solver.abstraction.profit_cut import ProfitCut  # it builds on this module
+
+        if self.target == STAR:
+            return 0
+        if self.profit_cut is None:
+            self.profit_cut = ProfitCut(self, profit_to_win)
+        return self.profit_cut.run(by_turn, budget, cpsat)
+
+    def profit_cut_proof(self) -> TurnProof | None:
+        """The proof of the last turn the Profit cut proved impossible (its time: the whole cut's so far)."""
+        return self.profit_cut.proof if self.profit_cut is not None else None
 
     def _has_fact(self, formula: z3.BoolRef) -> bool:
         return any(fact.formula.eq(formula) for fact in self.facts)

@@ -1,0 +1,273 @@
+"""The Profit cut: the most Profit a run can hold, with what its display will score, proved round by round.
+
+The Profit question's turn-by-turn proof (`ScheduleProver.decide`) stops at turn 4 on the shipped set: its round
+facts are bounds on Profit alone ("at most 30 Profit after round 3"), and from a state that meets them one more
+round still reaches 70 (a display of 36 elderly Victims scores them all). What limits a round's gain is the
+display the round starts from, so the cut bounds the **potential** instead: the Profit held plus what the display
+would score at a Reshuffle Sequence run now (Reshuffle Sequence, A. Scoring Demographics), together with the
+Profit Victory latch still unset. Each bound is a round fact of the prover (`RoundFact`), proved before it is used:
+
+1. by induction over one round: from any state that meets the lemmas and the facts proved of round r-1 (its
+   potential bound among them), round r cannot end above the bound (one round of Z3, a fraction of a second);
+2. else over rounds 0..r with every fact proved so far (Z3 within `PROFIT_RLIMIT` of its resource count);
+3. else by CP-SAT over rounds 0..r (`ScheduleProver._prove_by_cpsat`: the box, or the loops' box for rounds that
+   may have a mid-play reshuffle), once per round, for the least bound still worth proving.
+
+A turn is then proved as the star cut proves one (`ScheduleProver.prove_from_cut`): the target over the rounds
+after the last bound only, from any state that meets the lemmas and that round's facts (a subset of the whole
+check's formulas, so its UNSAT is the whole check's). A bound a run breaks is simply not added (a `sat` answer
+ends that bound's tries), so nothing that real play could exceed is ever asserted; the bounds are checked against
+engine games in `tests/test_solver_profit_cut.py`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+
+import z3
+
+from doubtspec.solver.abstraction import cpsat
+from doubtspec.solver.abstraction.company import PROFIT, ZONES, _score
+from doubtspec.solver.abstraction.company_schedules import (
+    SEQUENCE_RLIMIT,
+    RoundFact,
+    ScheduleProver,
+    mid_reshuffle_at,
+    sequence_at,
+)
+from doubtspec.solver.abstraction.loops import LoopBounds
+from doubtspec.solver.abstraction.system import State
+from doubtspec.solver.verdict import Budget, TurnProof, TurnVerdict
+
+NAME = "abstraction-profit-cut"
+"""The method's name in a turn's proof."""
+PROFIT_RLIMIT = 60_000_000
+"""Each Z3 check of the cut, in Z3's own resource count (the same whatever the load; see
+`company_schedules.FACT_RLIMIT`, whose figure is the same order: Z3 counts 15-20 million a CPU-second here)."""
+RLIMIT_WALL_S = 30.0
+"""A wall-time cap beside `PROFIT_RLIMIT` (only a heavily loaded machine reaches it)."""
+POTENTIAL_STEPS = (5, 10, 15, 20, 25, 30, 40)
+"""What the potential may grow by in a round, tried from the least (bounded by the threshold) when CP-SAT is not
+asked or leaves the bound open (Z3 alone proves the shipped set's round-1 bound, 10, but none of round 2's)."""
+LADDER_UNDECIDED = 2
+"""The Z3 ladder of a round stops after this many bounds left undecided over rounds 0..r (on the shipped set each
+takes about 2 CPU-seconds at `PROFIT_RLIMIT`, and round 2's were undecided from 15 to 50: 15 CPU-seconds)."""
+CUT_CPSAT_MIN_S = 12.0
+"""CP-SAT is asked for a round's bound with this much of the cut's budget left."""
+BOX_CAP_S = 120.0
+"""The wall-time cap of the box's proof when the cut asks for it first (3-5 CPU-seconds on the shipped set)."""
+CPSAT_CAP_S = 300.0
+"""The most wall time CP-SAT's maximum of one round may take: only a cap, `CPSAT_WORK` is the limit (under a load
+of 10 on the two cores, 120 s of wall time gave CP-SAT 14 CPU-seconds and cut off the round-3 maximum of the shipped
+set at a bound of 96, which it proves optimal, 30, in 15 CPU-seconds at a load of 7)."""
+CPSAT_WORK = 60.0
+"""CP-SAT's deterministic-time limit for one round's maximum (about half a CPU-second a unit here). Shipped set:
+rounds 1 and 2 optimal in 0.8 and 1.7 CPU-seconds, round 3 in 14.9; round 4, which may have a mid-play reshuffle
+(so the loops' box), reached 11 with a bound of 1211 when cut off at 30 units (14.6 CPU-seconds)."""
+
+
+def potential(state: State) -> z3.ArithRef:
+    """The Profit held plus what the display would score at a Reshuffle Sequence now (Scoring Demographics)."""
+    scored, _ = _score([state[f"victims_{zone.key}"] for zone in ZONES])
+    return state["profit"] + scored
+
+
+@dataclass(frozen=True, slots=True)
+class CutStep:
+    """One check of the cut, for the report: what was asked, the answer and its cost."""
+
+    text: str
+    answer: str
+    seconds: float
+    cpu_seconds: float
+
+
+@dataclass(slots=True)
+class ProfitCut:
+    """The Profit cut of one prover: the potential bounds proved so far and the turn they proved."""
+
+    prover: ScheduleProver
+    threshold: int
+    at_most: dict[int, int] = field(default_factory=dict)
+    """Round to the proved bound on the potential after it (with the Profit Victory latch unset)."""
+    turn: int = 0
+    """The last turn proved impossible from a bound (0: none)."""
+    steps: list[CutStep] = field(default_factory=list)
+    proof: TurnProof | None = None
+    """The proof of `turn`, its seconds those of the whole cut so far."""
+    _open: set[int] = field(default_factory=set)
+    """Rounds whose bound no check proved (the cut ends there)."""
+    _cpsat_asked: set[int] = field(default_factory=set)
+    _learned: set[int] = field(default_factory=set)
+    """Rounds whose Sequence and mid-play reshuffle facts were asked."""
+
+    def objective(self, r: int) -> z3.ArithRef:
+        """The potential after round `r`, plus the threshold when the Profit Victory latch is set: below the
+        threshold it says both that the latch is unset and how much the potential is."""
+        state = self.prover.state(r)
+        return potential(state) + self.threshold * state[PROFIT]
+
+    def bound(self, r: int, value: int) -> z3.BoolRef:
+        return self.objective(r) <= value
+
+    def _z3(self, formulas: list[z3.BoolRef], budget: Budget, rlimit: int = PROFIT_RLIMIT) -> z3.CheckSatResult:
+        solver = z3.SolverFor("QF_LIA")
+        solver.add(*formulas)
+        solver.set("rlimit", rlimit)
+        solver.set("timeout", budget.z3_ms(RLIMIT_WALL_S))
+        self.prover.checks += 1
+        return solver.check()
+
+    def _timed(self, text: str, ask: z3.CheckSatResult | None, started: tuple[float, float]) -> None:
+        self.steps.append(CutStep(text, str(ask), time.perf_counter() - started[0],
+                                  time.process_time() - started[1]))
+
+    def _fact(self, r: int, formula: z3.BoolRef, text: str, budget: Budget,
+              rlimit: int = PROFIT_RLIMIT) -> z3.CheckSatResult:
+        """`formula` over the state after round `r` added as a fact if Z3 refutes its negation over rounds 0..r."""
+        if any(fact.formula.eq(formula) for fact in self.prover.facts):
+            return z3.unsat
+        started = time.perf_counter(), time.process_time()
+        result = self._z3([*self.prover.formulas(r), z3.Not(formula)], budget, rlimit)
+        self._timed(text, result, started)
+        if result == z3.unsat:
+            self.prover.facts.append(RoundFact(r, formula, text))
+        return result
+
+    def _inductive(self, r: int, formula: z3.BoolRef, budget: Budget) -> z3.CheckSatResult:
+        """Whether one round from any state meeting the lemmas and round `r`-1's facts ends meeting `formula`."""
+        prover = self.prover
+        prover._unroll(r)
+        return self._z3([prover.system.invariant(prover.state(r - 1)),
+                         *[fact.formula for fact in prover.facts if fact.round == r - 1],
+                         *prover._rounds[r], z3.Not(formula)], budget)
+
+    def _prove_bound(self, r: int, budget: Budget, cpsat: bool) -> bool:
+        """The least potential bound after round `r` that one of the ways proves (see the module)."""
+        if cpsat and budget.left() >= CUT_CPSAT_MIN_S and self._by_cpsat(r, budget):
+            return True
+        before = self.at_most.get(r - 1, 0)
+        undecided = 0
+        for value in sorted({min(before + step, self.threshold - 1) for step in POTENTIAL_STEPS}):
+            if not budget.can_start() or undecided >= LADDER_UNDECIDED:
+                return False
+            formula = self.bound(r, value)
+            text = f"potential at most {value} after round {r}, no Profit Victory yet"
+            result = z3.unknown
+            if r - 1 in self.at_most:
+                started = time.perf_counter(), time.process_time()
+                result = self._inductive(r, formula, budget)
+                self._timed(f"{text} (one round)", result, started)
+            if result == z3.unsat:
+                self.prover.facts.append(RoundFact(r, formula, f"{text} (one round from round {r - 1})"))
+            else:
+                result = self._fact(r, formula, text, budget)
+            if result == z3.unsat:
+                self.at_most[r] = value
+                return True
+            undecided += result == z3.unknown
+        return False
+
+    def _by_cpsat(self, r: int, budget: Budget) -> bool:
+        """CP-SAT's largest potential over rounds 0..`r` (`cpsat.maximize`), proved as the round's bound: at once
+        when CP-SAT proved it optimal, else by CP-SAT's "no" to a larger one (`ScheduleProver._prove_by_cpsat`)."""
+        prover = self.prover
+        if r in self._cpsat_asked:
+            return False
+        self._cpsat_asked.add(r)
+        if prover._box is None and prover._template is not None:
+            # The box once, with a cap of its own: within the prover's 20 s of wall time it failed under load.
+            started = time.perf_counter(), time.process_time()
+            prover._box = cpsat.prove_box(prover.system, prover._template, cpsat.Box(), budget,
+                                          prover._mid_reshuffle(), cap_s=BOX_CAP_S)
+            self._timed("the box (CP-SAT's domains)", z3.unsat if prover._box else z3.unknown, started)
+        allowed = prover._cpsat_allowed(r, budget)
+        if allowed is False:
+            self._timed(f"CP-SAT not allowed for rounds 0..{r}", None, (time.perf_counter(), time.process_time()))
+            return False
+        bounded = ([c for k in range(1, r + 1) for c in allowed.at(f"@{k}")]
+                   if isinstance(allowed, LoopBounds) else [])
+        box, variables = cpsat.Box(), frozenset(prover.system.variables)
+        started = time.perf_counter(), time.process_time()
+        try:
+            best = cpsat.maximize([*prover.formulas(r, numbered=False), *bounded], self.objective(r),
+                                  lambda name: box.domain(name, variables), budget, CPSAT_CAP_S,
+                                  work_limit=CPSAT_WORK)
+        except cpsat.Untranslatable:
+            return False
+        prover.checks += 1
+        self._timed(f"largest potential after round {r}: at most {best.at_most}, reached {best.reached}"
+                    f"{' (optimal)' if best.optimal else ''} (CP-SAT)", None, started)
+        if best.at_most is None or best.at_most >= self.threshold:
+            return False
+        value = max(best.at_most, 0)
+        text = f"potential at most {value} after round {r}, no Profit Victory yet"
+        if best.optimal:
+            prover.facts.append(RoundFact(r, self.bound(r, value), f"{text} (CP-SAT, optimal)"))
+            prover.used_box = True
+            prover.used_loops = prover.used_loops or bool(bounded)
+        else:
+            started = time.perf_counter(), time.process_time()
+            result = prover._prove_by_cpsat(r, self.bound(r, value), text, budget, 0.0)
+            self._timed(f"{text} (CP-SAT)", result, started)
+            if result != z3.unsat:
+                return False
+        self.at_most[r] = value
+        return True
+
+    def _round_facts(self, r: int, budget: Budget) -> None:
+        """The round's Sequence and mid-play reshuffle facts, as a turn would learn them (each limited by
+        `PROFIT_RLIMIT`): they help Z3 and CP-SAT with the bound, and CP-SAT needs the mid-play one."""
+        if self._fact(r, sequence_at(r), f"a Reshuffle Sequence in round {r}", budget,
+                      SEQUENCE_RLIMIT) != z3.unsat:
+            self._fact(r, z3.Not(sequence_at(r)), f"no Reshuffle Sequence in round {r}", budget, SEQUENCE_RLIMIT)
+        if self.prover._mid_reshuffle() is not None:
+            self._fact(r, z3.Not(mid_reshuffle_at(r)), f"no mid-play reshuffle in round {r}", budget)
+
+    def run(self, by_turn: int, budget: Budget, cpsat: bool = True) -> int:
+        """Bounds round by round from the first not proved, each followed by the turn after it proved from it;
+        stops at `by_turn`, at a round whose bound is not proved (after trying its turn from the bound before it),
+        or at a turn not proved. Returns `turn`. `cpsat` False: Z3 alone; a later call goes on where this one
+        stopped (a round left open by Z3 alone is asked again, of CP-SAT)."""
+        prover = self.prover
+        if not budget.can_start() or not prover._prepare(budget):
+            return self.turn
+        for r in range(1, by_turn):
+            if self.turn >= by_turn or not budget.can_start():
+                break
+            if r not in self.at_most:
+                prover._unroll(r)
+                if r not in self._learned:
+                    self._learned.add(r)
+                    self._round_facts(r, budget)
+                if not self._prove_bound(r, budget, cpsat):
+                    self._open.add(r)
+                    if self.turn < r + 1 and r - 1 in self.at_most:
+                        self.prove_turn(r + 1, budget)  # two rounds from the bound before, at least asked
+                    break
+                self._open.discard(r)
+            if self.turn < r + 1 and self.prove_turn(r + 1, budget).verdict is not TurnVerdict.IMPOSSIBLE:
+                break
+        return min(self.turn, by_turn)
+
+    def prove_turn(self, turn: int, budget: Budget) -> TurnProof:
+        """Turn `turn` proved impossible from the last potential bound before it (`ScheduleProver._check_from_cut`),
+        or unknown. Never "possible": a free state after the bound need not be reachable."""
+        started = time.perf_counter(), time.process_time()
+        prover = self.prover
+        verdict = TurnVerdict.UNKNOWN
+        cut = max((r for r in self.at_most if r < turn), default=0)
+        if cut > 0 and budget.can_start():
+            prover._unroll(turn)
+            result = prover._check_from_cut(cut, turn, budget)
+            self._timed(f"turn {turn} from the bound after round {cut}", result, started)
+            if result == z3.unsat:
+                verdict = TurnVerdict.IMPOSSIBLE
+                prover.proved_upto = max(prover.proved_upto, turn)
+        proof = TurnProof(turn, verdict, NAME, time.perf_counter() - started[0], tuple(prover.lemma_names()),
+                          concrete=False)
+        if verdict is TurnVerdict.IMPOSSIBLE and turn > self.turn:
+            self.turn = turn
+            self.proof = replace(proof, seconds=sum(step.seconds for step in self.steps))
+        return proof
