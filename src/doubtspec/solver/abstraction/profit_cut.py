@@ -53,6 +53,9 @@ asked or leaves the bound open (Z3 alone proves the shipped set's round-1 bound,
 LADDER_UNDECIDED = 2
 """The Z3 ladder of a round stops after this many bounds left undecided over rounds 0..r (on the shipped set each
 takes about 2 CPU-seconds at `PROFIT_RLIMIT`, and round 2's were undecided from 15 to 50: 15 CPU-seconds)."""
+LOOPS_FOR_CPSAT = False
+"""Whether CP-SAT's maximum is asked for a round that may have a mid-play reshuffle (through the loops' box): on
+the shipped set round 4's reached 11 with a bound of 1211 after 30 units (14.6 CPU-seconds), so it is not."""
 CUT_CPSAT_MIN_S = 12.0
 """CP-SAT is asked for a round's bound with this much of the cut's budget left."""
 BOX_CAP_S = 120.0
@@ -182,6 +185,11 @@ class ProfitCut:
             prover._box = cpsat.prove_box(prover.system, prover._template, cpsat.Box(), budget,
                                           prover._mid_reshuffle(), cap_s=BOX_CAP_S)
             self._timed("the box (CP-SAT's domains)", z3.unsat if prover._box else z3.unknown, started)
+        free = [z3.Not(mid_reshuffle_at(k)) for k in range(1, r + 1)] if prover._mid_reshuffle() is not None else []
+        if not LOOPS_FOR_CPSAT and not all(any(f.formula.eq(g) for f in prover.facts) for g in free):
+            self._timed(f"CP-SAT not asked: a mid-play reshuffle not ruled out in rounds 1..{r}", None,
+                        (time.perf_counter(), time.process_time()))
+            return False
         allowed = prover._cpsat_allowed(r, budget)
         if allowed is False:
             self._timed(f"CP-SAT not allowed for rounds 0..{r}", None, (time.perf_counter(), time.process_time()))
