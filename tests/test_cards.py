@@ -174,6 +174,9 @@ BROKEN = [
     pytest.param('effects = [ { op = "influence", count = 2 } ]', 'effects = [ { op = "influence", count = 0 } ]',
                  'number = 2\nname = "Fairness Doctrine Ruling"', "goal G2.effects[0].count", "must be at least 1",
                  id="goal-gains-no-influence"),
+    pytest.param('effects = [ { op = "restriction", count = 1 } ]', 'effects = [ { op = "restriction", count = 0 } ]',
+                 'number = 1\nname = "Cigarette Labeling Act"', "goal G1.effects[0].count", "must be at least 1",
+                 id="goal-adds-no-restriction"),
     # A key missing from a plain table is named at the table's header.
     pytest.param("company_hand_size = 5\n", "", "[rules]\nstacks_dealt = 7", "rules.company_hand_size",
                  "missing required key 'company_hand_size'", id="rules-key-missing"),
@@ -338,6 +341,19 @@ def test_entry_search_passes_other_tables() -> None:
     loader = _Loader(tomllib.loads(text), text, str(SHIPPED))
     assert loader.line_of_entry("company.cards", "number", 999) is None
     assert loader.line_of_entry("company.cards", "number", 34) == line_of(text, 'number = 34\nname = "Lobbyists"')
+    # Each header's own entries, though other headers' entries hold the same value first; a header of one part.
+    assert loader.line_of_entry("movement.cards", "number", 34) == line_of(
+        text, 'number = 34\nname = "A Smoke-Free Society by 2000"')
+    assert loader.line_of_entry("goals", "number", 1) == line_of(text, 'number = 1\nname = "Cigarette Labeling Act"')
+
+
+def test_header_search_past_the_last_entry_finds_none() -> None:
+    # An entry the file does not write (an inline array's, or one past the last header) has no header line.
+    text = SHIPPED.read_text(encoding="utf-8")
+    loader = _Loader(tomllib.loads(text), text, str(SHIPPED))
+    assert loader.header_line("company.piles", 4) == line_of(text, '[[company.piles]]\nkind = "restriction"')
+    assert loader.header_line("company.piles", 5) is None
+    assert loader.header_line("company.piles", 7) is None
 
 
 def test_every_market_action_has_a_space(shipped: CardSet) -> None:
@@ -478,6 +494,29 @@ def test_every_movement_card_loads_as_written(shipped: CardSet) -> None:
             assert {k: getattr(counts, k) for k in _COUNT_FIELDS} == {k: written.get(k, 0) for k in _COUNT_FIELDS}, \
                 f"{where} {field}"
     assert len(raw["movement"]["cards"]) == len(shipped.movement)
+
+
+def test_no_piles_at_all_names_the_first(tmp_path: Path) -> None:
+    # With the piles written as an empty array, the error names the first pile Set-Up wants (not a place
+    # before it); the file writes no entry, so no line is named.
+    deck = "starting_deck = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]\n"
+    pile = '[[company.piles]]\nkind = "{}"\nname = "{}"\ncards = [{}]\n\n'
+    blocks = [pile.format("print_media", "Print Media", "13, 14, 15, 16"),
+              pile.format("television", "Television", "17, 18, 19, 20"),
+              pile.format("culture", "The Culture", "21, 22, 23, 24"),
+              pile.format("doubt", "Doubt", "25, 26, 27, 28"),
+              pile.format("restriction", "Restrictions", "29, 30, 31, 32")]
+    broken = TEXT.replace(deck, deck + "piles = []\n")
+    for block in blocks:
+        assert broken.count(block) == 1, block
+        broken = broken.replace(block, "")
+    path = tmp_path / "no-piles.toml"
+    path.write_text(broken, encoding="utf-8")
+    with pytest.raises(CardFileError) as info:
+        load_cards(path)
+    assert info.value.field == "company.piles[0]"
+    assert "the five piles must be" in info.value.message
+    assert info.value.line is None
 
 
 def test_a_supply_that_exactly_covers_set_up_loads(tmp_path: Path) -> None:
