@@ -159,8 +159,11 @@ def test_a_wrong_abstraction_is_caught() -> None:
 # --- answers, against the exhaustive search on the tiny Movement file -------------------------------
 
 def _abstract_earliest(game: Game, goal: int | None, bound: int) -> int | None:
-    """The first turn the abstraction cannot rule out (None: every turn up to `bound` proved impossible)."""
-    proofs = movement_abstraction(game, goal).decide(bound, Budget.of(60))
+    """The first turn the abstraction cannot rule out (None: every turn up to `bound` proved impossible).
+
+    Each check is bounded by Z3's work (`movement_prover.TURN_RLIMITS`); the wall-clock budget is only the outer
+    bound, wide enough for a loaded machine (with 60 s, G8's turn 4, 12 CPU-seconds, was cut off at load 9)."""
+    proofs = movement_abstraction(game, goal).decide(bound, Budget.of(900))
     assert all(p.verdict is not TurnVerdict.UNKNOWN for p in proofs)
     possible = [p.turn for p in proofs if p.verdict is TurnVerdict.POSSIBLE]
     return possible[0] if possible else None
