@@ -182,9 +182,13 @@ class ProfitCut:
         if prover._box is None and prover._template is not None:
             # The box once, with a cap of its own: within the prover's 20 s of wall time it failed under load.
             started = time.perf_counter(), time.process_time()
-            prover._box = cpsat.prove_box(prover.system, prover._template, cpsat.Box(), budget,
-                                          prover._mid_reshuffle(), cap_s=BOX_CAP_S)
-            self._timed("the box (CP-SAT's domains)", z3.unsat if prover._box else z3.unknown, started)
+            holds = cpsat.prove_box(prover.system, prover._template, cpsat.Box(), budget, prover._mid_reshuffle(),
+                                    cap_s=BOX_CAP_S)
+            self._timed("the box (CP-SAT's domains)", z3.unsat if holds else z3.unknown, started)
+            if not holds and budget.expired():
+                self._cpsat_asked.discard(r)  # cut off by the budget: a later call asks again
+                return False
+            prover._box = holds
         free = [z3.Not(mid_reshuffle_at(k)) for k in range(1, r + 1)] if prover._mid_reshuffle() is not None else []
         if not LOOPS_FOR_CPSAT and not all(any(f.formula.eq(g) for f in prover.facts) for g in free):
             self._timed(f"CP-SAT not asked: a mid-play reshuffle not ruled out in rounds 1..{r}", None,
@@ -205,6 +209,8 @@ class ProfitCut:
         except cpsat.Untranslatable:
             return False
         prover.checks += 1
+        if not best.optimal and budget.expired():
+            self._cpsat_asked.discard(r)  # cut off by the budget, not by its work limit: a later call asks again
         self._timed(f"largest potential after round {r}: at most {best.at_most}, reached {best.reached}"
                     f"{' (optimal)' if best.optimal else ''} (CP-SAT)", None, started)
         if best.at_most is None or best.at_most >= self.threshold:
