@@ -4,20 +4,25 @@ The Profit question's turn-by-turn proof (`ScheduleProver.decide`) stops at turn
 facts are bounds on Profit alone ("at most 30 Profit after round 3"), and from a state that meets them one more
 round still reaches 70 (a display of 36 elderly Victims scores them all). What limits a round's gain is the
 display the round starts from, so the cut bounds the **potential** instead: the Profit held plus what the display
-would score at a Reshuffle Sequence run now (Reshuffle Sequence, A. Scoring Demographics), together with the
-Profit Victory latch still unset. Each bound is a round fact of the prover (`RoundFact`), proved before it is used:
+would score at a Reshuffle Sequence run now (Reshuffle Sequence, A. Scoring Demographics), plus the threshold when
+the Profit Victory latch is set (`ProfitCut.objective`), so that a bound under the threshold also says "no Profit
+Victory yet". Each bound is a round fact of the prover (`RoundFact`), proved before it is used:
 
-1. by induction over one round: from any state that meets the lemmas and the facts proved of round r-1 (its
-   potential bound among them), round r cannot end above the bound (one round of Z3, a fraction of a second);
-2. else over rounds 0..r with every fact proved so far (Z3 within `PROFIT_RLIMIT` of its resource count);
-3. else by CP-SAT over rounds 0..r (`ScheduleProver._prove_by_cpsat`: the box, or the loops' box for rounds that
-   may have a mid-play reshuffle), once per round, for the least bound still worth proving.
+1. by CP-SAT's largest value of the potential over rounds 0..r (`cpsat.maximize`, within the box: asked only when
+   rounds 1..r are proved free of mid-play reshuffles), a fact at once when CP-SAT proves it optimal (the same trust
+   as its "infeasible", resting on the box lemma), else once CP-SAT refutes anything larger
+   (`ScheduleProver._prove_by_cpsat`);
+2. else (or with Z3 alone) a ladder of bounds, each by induction over one round (from any state that meets the
+   lemmas and the facts proved of round r-1, round r cannot end above it) or over rounds 0..r with every fact
+   proved so far, each check within `PROFIT_RLIMIT` of Z3's resource count.
 
-A turn is then proved as the star cut proves one (`ScheduleProver.prove_from_cut`): the target over the rounds
-after the last bound only, from any state that meets the lemmas and that round's facts (a subset of the whole
-check's formulas, so its UNSAT is the whole check's). A bound a run breaks is simply not added (a `sat` answer
-ends that bound's tries), so nothing that real play could exceed is ever asserted; the bounds are checked against
-engine games in `tests/test_solver_profit_cut.py`.
+After each bound the next turn is proved as the star cut proves one (`ScheduleProver._check_from_cut`): the target
+over the rounds after the bound only, from any state that meets the lemmas and that round's facts (a subset of the
+whole check's formulas, so its UNSAT is the whole check's; never "possible"). A bound a run breaks is never added,
+so nothing real play could exceed is asserted; the bounds are checked against engine games in
+`tests/test_solver_profit_cut.py`. Shipped set: 8, 18 and 30 after rounds 1-3 (all optimal), and from 30 one round
+cannot reach 70 (CP-SAT: at most 54 Profit after round 4 from any such state), so turn 4 is proved; the same on
+`tests/data/large.toml` (6, 17, 30; 60 to win).
 """
 
 from __future__ import annotations
