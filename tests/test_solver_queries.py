@@ -21,7 +21,7 @@ from doubtspec.model.game import Game
 from doubtspec.model.state import OutcomeReason
 from doubtspec.reports.trace import TRACE_FORMAT, load_trace
 from doubtspec.solver.abstraction.company_schedules import ScheduleProver
-from doubtspec.solver.methods import HuntMethod, StarHuntMethod
+from doubtspec.solver.methods import HuntMethod, ProfitHuntMethod, StarHuntMethod
 from doubtspec.solver.queries import (
     HUNT_SHARE,
     STAR_SLICE_S,
@@ -393,4 +393,45 @@ def test_a_short_stars_question_is_no_when_the_cut_reaches_its_bound(monkeypatch
     monkeypatch.setattr(StarHuntMethod, "decide", lambda *args, **kwargs: pytest.fail("no hunt after a proved no"))
     answer = solve(TINY, QueryKind.STARS, 3, Opponent.PASSIVE, timeout_s=60.0, use_unrolling=False)
     assert answer.status == "no" and answer.exact is True and answer.proved_none_by == 3
+    assert_consistent(answer)
+
+
+@pytest.mark.parametrize("cut_proves", [4, 0])
+def test_the_profit_cut_replaces_the_turn_by_turn_first_pass(monkeypatch: pytest.MonkeyPatch,
+                                                             cut_proves: int) -> None:
+    """The Profit question asks the Profit cut first: a turn it proves needs no turn-by-turn proof of the turns
+    before it (the target latches), and the hunt starts after it; the cut is asked again after the hunt, from the
+    round it left open; a cut that proves nothing leaves the turn-by-turn pass its usual place, from turn 1."""
+    calls: list[tuple[int, bool]] = []
+    decided: list[int] = []
+    hunted: list[int] = []
+
+    def cut(self: ScheduleProver, by_turn: int, profit_to_win: int, budget: Budget, cpsat: bool = True) -> int:
+        calls.append((by_turn, cpsat))
+        return min(by_turn, cut_proves)
+
+    def proof(self: ScheduleProver) -> TurnProof | None:
+        return TurnProof(cut_proves, TurnVerdict.IMPOSSIBLE, "abstraction-profit-cut", 0.1) if cut_proves else None
+
+    def prove(self: ScheduleProver, by_turn: int, budget: Budget, first_turn: int = 1) -> list[object]:
+        decided.append(first_turn)
+        return []
+
+    def hunt(self: object, by_turn: int, budget: Budget, first_turn: int = 1, **kwargs: object) -> list[object]:
+        hunted.append(first_turn)
+        return []
+
+    monkeypatch.setattr(ScheduleProver, "cut_profit", cut)
+    monkeypatch.setattr(ScheduleProver, "profit_cut_proof", proof)
+    monkeypatch.setattr(ScheduleProver, "decide", prove)
+    monkeypatch.setattr(ProfitHuntMethod, "decide", hunt)
+    monkeypatch.setattr(HuntMethod, "decide", hunt)
+    answer = solve(TINY, QueryKind.PROFIT, 12, Opponent.PASSIVE, timeout_s=120.0, use_unrolling=False)
+    assert calls[0] == (12, True) and len(calls) == 2  # CP-SAT's maxima on the first call: time is left
+    assert answer.proved_none_by == cut_proves
+    assert hunted and set(hunted) == {cut_proves + 1}
+    assert decided[0] == (cut_proves + 1 if cut_proves else 1)
+    if cut_proves:
+        assert answer.turn_methods() == dict.fromkeys(range(1, cut_proves + 1), "abstraction-profit-cut")
+        assert 1 not in decided
     assert_consistent(answer)

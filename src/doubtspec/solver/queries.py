@@ -147,6 +147,14 @@ more): the most of the budget for the star cut's first part (`ScheduleProver.cut
 proof, which replace the turn-by-turn first pass (on the shipped set rounds 1-2 and turn 4 in about 5 s). CP-SAT's
 round-3 bound comes after the star hunt's slice: on the large file, where it is not proved, a cut that asked it
 first left the star hunt too little for its turn-6 find (unknown at 60 s, where the slice gave turn 6)."""
+PROFIT_CUT_SHARE = 0.4
+"""For the Profit question: the most of the budget for the Profit cut's first part (`ScheduleProver.cut_profit`),
+which replaces the turn-by-turn first pass: on the shipped set its bound after round 3 (CP-SAT's maximum of the
+potential, 30 below the 70 to win) proves turn 4 in about 29 CPU-seconds, where the turn-by-turn pass proves turn 3
+in about 18 and never decides turn 4 (263 s)."""
+PROFIT_CUT_CPSAT_MIN_S = 20.0
+"""The least time left for the Profit cut to ask CP-SAT's maximum of a round (Z3's ladder alone below it): the
+round-3 maximum takes 10-20 CPU-seconds on the shipped set, and a maximum cut off is asked again later."""
 REFINING_SHARE = 0.8
 """For an abstraction that refines its runs into games (the Movement's): the share of the budget its first
 pass may use, before the hunt (instead of `QUICK_SHARE`). Its first "possible" turn, refined, is the
@@ -427,13 +435,18 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
                                                          budget.share(first_share), budget, proved)
             if answer.earliest is not None:
                 upto = answer.earliest - 1 if earliest else 0
-        elif not (cut and proved > 0):  # after a cut that proved a turn, the star hunt's slice comes next
-            for settled in prover.decide(query.by_turn, budget.share(first_share)):
-                answer.proofs.add(settled)
-                if settled.verdict is TurnVerdict.IMPOSSIBLE:
-                    proved = settled.turn
-                elif settled.verdict is TurnVerdict.POSSIBLE:
-                    abstract_open = False  # possible in the abstraction: it can prove nothing from this turn on
+        else:
+            if query.kind is QueryKind.PROFIT and isinstance(prover, ScheduleProver):
+                # The Profit cut first: the turn it proves needs no proof of the turns before it (the target
+                # latches), so the turn-by-turn pass is made only when it proves none.
+                proved = _cut_profit(answer, game, query.by_turn, prover, budget.share(PROFIT_CUT_SHARE))
+            if proved == 0:  # after a cut that proved a turn, the hunt comes next
+                for settled in prover.decide(query.by_turn, budget.share(first_share)):
+                    answer.proofs.add(settled)
+                    if settled.verdict is TurnVerdict.IMPOSSIBLE:
+                        proved = settled.turn
+                    elif settled.verdict is TurnVerdict.POSSIBLE:
+                        abstract_open = False  # possible in the abstraction: it proves nothing from this turn on
     # On a short budget the star cut's CP-SAT part comes after the hunt, and on the shipped set it proves the turn
     # after the cut's first part (turn 5 from round 3): a hunt for that turn is deferred until the cut has tried it.
     deferred = proved + 1 if cut and not long_budget else 0
@@ -454,6 +467,10 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
                             proved, deferred, deferred)
         if answer.earliest is not None:
             upto = answer.earliest - 1 if earliest else 0
+    # The Profit cut again, with the time the hunt left, from the first round it left open.
+    if (query.kind is QueryKind.PROFIT and isinstance(prover, ScheduleProver) and proved < upto
+            and budget.can_start()):
+        proved = max(proved, _cut_profit(answer, game, upto, prover, budget, proved))
     # The abstraction again, with the time the hunt left: its "impossible" is the game's, with no caps.
     if prover is not None and abstract_open and proved < upto and budget.can_start():
         for settled in prover.decide(upto, budget.share(ABSTRACTION_SHARE), first_turn=proved + 1):
@@ -588,6 +605,20 @@ def _cut_stars(answer: Answer, game: Game, by_turn: int, prover: ScheduleProver,
             # only a proof is kept: a turn left open here is asked again of the prover, which records it
             answer.proofs.add(settled)
             return turn
+    return 0
+
+
+def _cut_profit(answer: Answer, game: Game, by_turn: int, prover: ScheduleProver, budget: Budget,
+                proved: int = 0) -> int:
+    """The Profit question's cut (`ScheduleProver.cut_profit`): the last turn up to `by_turn` it proves impossible
+    (0: none), its proof added to the answer when it is past `proved`. CP-SAT's maxima only with
+    `PROFIT_CUT_CPSAT_MIN_S` left."""
+    turn = prover.cut_profit(by_turn, game.cards.rules.profit_to_win, budget,
+                             cpsat=budget.left() >= PROFIT_CUT_CPSAT_MIN_S)
+    proof = prover.profit_cut_proof()
+    if turn > proved and proof is not None:
+        answer.proofs.add(proof)
+        return turn
     return 0
 
 
