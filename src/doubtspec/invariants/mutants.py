@@ -34,7 +34,7 @@ from doubtspec.model.cards import (
     Zone,
 )
 from doubtspec.model.game import Game
-from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, OutcomeReason, Side
+from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, Outcome, OutcomeReason, Side
 from doubtspec.model.steps import (
     Agitation,
     CheckProfitVictory,
@@ -152,6 +152,15 @@ def _card_duplicated() -> tuple[Patch, ...]:
 def _profit_victory_ignored() -> tuple[Patch, ...]:
     def check_profit_victory(w: Work) -> None:
         return None
+
+    return ((company, "check_profit_victory", check_profit_victory),)
+
+
+def _profit_victory_above_target() -> tuple[Patch, ...]:
+    def check_profit_victory(w: Work) -> None:
+        # The threshold itself does not win: only more than it.
+        if w.profit > w.game.cards.rules.profit_to_win:
+            w.outcome = Outcome(OutcomeReason.PROFIT_VICTORY, w.round, f"{w.profit} Profit at the end of a Reshuffle")
 
     return ((company, "check_profit_victory", check_profit_victory),)
 
@@ -1026,6 +1035,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("cards.company",), _card_duplicated),
     Mutant("profit-victory-ignored", "Holding 70 Profit at the end of a Reshuffle does not win.",
            ("outcome.profit-victory", "outcome.profit-offers"), _profit_victory_ignored),
+    Mutant("profit-victory-above-target", "Only more than 70 Profit at the end of a Reshuffle wins, not 70 itself.",
+           ("outcome.profit-offers",), _profit_victory_above_target),
     Mutant("trash-at-face-value", "Cards from the trash pile cost their Budget, without the extra one.",
            ("rule.buy", "rule.buy-offers"), _trash_at_face_value),
     Mutant("reshuffle-at-five", "A deck of exactly five cards triggers a Reshuffle at the Draw Phase.",

@@ -125,6 +125,15 @@ def _profit_offers(state: GameState) -> str | None:
     if probe.outcome is not None and probe.outcome.reason is OutcomeReason.PROFIT_VICTORY:
         return (f"a Reshuffle with {target - 1} Profit held, more lobbied on the Movement's cards and nothing scored "
                 f"ended in a Profit Victory; only the Profit the Company holds counts")
+    # Exactly the target and nothing scored: the threshold itself wins (a Reshuffle scoring on top of the target,
+    # as in the first probe, cannot tell "at least" from "more than").
+    exact = dataclasses.replace(lobbied, profit=target, market_profit=state.market_profit,
+                                goal_profit=state.goal_profit)
+    probe = _reshuffled(exact)
+    ended = probe.outcome.reason if probe.outcome is not None else None
+    if ended not in (OutcomeReason.PROFIT_VICTORY, OutcomeReason.MARGINALIZATION):
+        return (f"a Reshuffle with exactly {target} Profit held and nothing scored ended with {probe.profit} Profit "
+                f"in {ended.value if ended is not None else 'no outcome'}")
     return None
 
 
