@@ -21,7 +21,18 @@ from typing import Any
 
 from doubtspec.invariants import catalog, corpus
 from doubtspec.model import company, engine, legal, movement
-from doubtspec.model.actions import Action, Agitate, End, EndBuy, EndPlay, MovementBuy, OrganizePlay, PlayStandard, Skip
+from doubtspec.model.actions import (
+    Action,
+    Agitate,
+    Buy,
+    End,
+    EndBuy,
+    EndPlay,
+    MovementBuy,
+    OrganizePlay,
+    PlayStandard,
+    Skip,
+)
 from doubtspec.model.cards import (
     AddRestriction,
     CompanyEffect,
@@ -163,6 +174,17 @@ def _profit_victory_above_target() -> tuple[Patch, ...]:
             w.outcome = Outcome(OutcomeReason.PROFIT_VICTORY, w.round, f"{w.profit} Profit at the end of a Reshuffle")
 
     return ((company, "check_profit_victory", check_profit_victory),)
+
+
+def _banned_cards_pay_nothing() -> tuple[Patch, ...]:
+    def company_buys(state: GameState) -> list[Action]:
+        # Banned cards in the hand are left out of every buy's payment.
+        game = state.game
+        payers = tuple(c for c in state.c_hand if game.company_card(c).kind not in state.banned)
+        return [Buy(source, index, pay) for source, index, _, cost in legal.buy_offers(state)
+                for pay in game.payments(payers, cost)]
+
+    return ((legal, "company_buys", company_buys),)
 
 
 def _trash_at_face_value() -> tuple[Patch, ...]:
@@ -1037,6 +1059,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("outcome.profit-victory", "outcome.profit-offers"), _profit_victory_ignored),
     Mutant("profit-victory-above-target", "Only more than 70 Profit at the end of a Reshuffle wins, not 70 itself.",
            ("outcome.profit-offers",), _profit_victory_above_target),
+    Mutant("banned-cards-pay-nothing", "Banned cards in the Company's hand cannot be spent as Budget for a buy.",
+           ("rule.buy-offers",), _banned_cards_pay_nothing),
     Mutant("trash-at-face-value", "Cards from the trash pile cost their Budget, without the extra one.",
            ("rule.buy", "rule.buy-offers"), _trash_at_face_value),
     Mutant("reshuffle-at-five", "A deck of exactly five cards triggers a Reshuffle at the Draw Phase.",

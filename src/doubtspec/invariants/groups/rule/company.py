@@ -545,12 +545,20 @@ def _buy_offers(state: GameState) -> str | None:
     Trash-pile cards and exact prices are rare in generated games; a discount set so that each card costs
     the hand's Budget exactly, and one more, asks the engine's legality about both sides of every price.
     A discount beyond the whole price leaves it at zero (the trash pile's extra one included), so the card
-    is bought with no payment at all.
+    is bought with no payment at all. In odd rounds every kind in the hand is banned first: banned cards
+    still pay, so the prices come out the same.
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_BUY or state.buys:
         return None
     total = budget_of(state, state.c_hand)
     budget = state.game.budget
+    # The hand's kinds banned as well (one probe of the two): a banned card is still spent as Budget
+    # (Interference), and a hand with a banned card at a Buy Phase is rare in generated games.
+    kinds = {state.game.company_card(c).kind for c in state.c_hand} - set(state.banned)
+    banning = bool(kinds) and state.round % 2 == 1
+    if banning:
+        state = dataclasses.replace(state, banned=tuple(sorted({*state.banned, *kinds})))
+    how = ", every kind in the hand banned" if banning else ""
     for source, index, _ in buy_costs(dataclasses.replace(state, discount=0)):
         card = (state.piles if source is BuySource.PILE else state.stacks)[index][-1] \
             if source is not BuySource.TRASH else state.trash[index]
@@ -562,13 +570,13 @@ def _buy_offers(state: GameState) -> str | None:
             buys = {(a.source, a.index) for a in engine.legal_actions(probe) if isinstance(a, Buy)}
             if ((source, index) in buys) is not offered:
                 where = f"{source.value}:{index}"
-                return (f"with a discount of {discount}, {where} (Budget {budget[card]}"
+                return (f"with a discount of {discount}{how}, {where} (Budget {budget[card]}"
                         f"{' plus one from the trash' if source is BuySource.TRASH else ''}) costs "
                         f"{max(0, full - discount)} against a hand of {total} Budget, but was "
                         f"{'not ' if offered else ''}offered")
         free = dataclasses.replace(state, discount=full + 1)
         if Buy(source, index, ()) not in engine.legal_actions(free):
-            return (f"with a discount of {full + 1}, {source.value}:{index} (Budget {budget[card]}"
+            return (f"with a discount of {full + 1}{how}, {source.value}:{index} (Budget {budget[card]}"
                     f"{' plus one from the trash' if source is BuySource.TRASH else ''}) costs nothing, but was "
                     f"not offered without a payment")
     return None
@@ -743,8 +751,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                         "discounts) and puts card and payment in the discard pile; nothing else changes.",
                         (S.BUYING_CARDS, S.SPENDING_BUDGET), _buy),
     StateInvariant("rule.buy-offers", "Every card on offer can be bought exactly when the hand's Budget covers its "
-                   "price (Budget, plus one from the trash, less discounts).",
-                   (S.BUYING_CARDS,), _buy_offers),
+                   "price (Budget, plus one from the trash, less discounts); banned cards pay too.",
+                   (S.BUYING_CARDS, S.COMPANY_INTERFERENCE), _buy_offers),
     TransitionInvariant("rule.unlobby", "Removing Lobbying at the start of the turn returns all of one card's Profit "
                         "to the supply; nothing else changes.", (S.COMPANY_INTERFERENCE,), _unlobby),
     TransitionInvariant("rule.remove-market", "A Market card the Company removes goes to the Movement's discard pile "
