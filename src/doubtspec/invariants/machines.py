@@ -209,7 +209,7 @@ SAMPLED: frozenset[str] = frozenset({
     "doubt.messaging-tokens-offers", "rule.influence-payment-offers", "tableau.removal-offers",
     "rule.lobbied-buy-offers", "lobby.distinct-offers", "reject.banned-offers",
     "reject.empty-space", "rule.trash-offers", "tokens.exhausted-offers", "tokens.exhausted-step",
-    "outcome.goal-victory-offers", "rule.trigger-offers",
+    "outcome.goal-victory-offers", "rule.trigger-offers", "rule.company-turn-start-offers",
 })
 """The checks that re-run the engine (purity, legality, the what-ifs): each costs more than a step of the
 game itself, so a profile runs them at its first chance in each example and on every `check_every`-th

@@ -1135,11 +1135,13 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("unlobby-after-play", "Lobbying can be taken back after the turn's first play, until the first buy.",
            ("rule.unlobby-offers",), _unlobby_after_play),
     Mutant("removed-card-to-market-deck", "A Market card the Company removes goes back into the Market deck.",
-           ("rule.remove-market",), _removed_card_to_market_deck),
+           ("rule.remove-market", "rule.remove-market-offers"), _removed_card_to_market_deck),
     Mutant("removed-card-lobbying-to-company", "A Market card the Company removes gives its Lobbying to the "
-           "Company's Profit instead of the supply.", ("rule.remove-market",), _removed_card_lobbying_to_company),
+           "Company's Profit instead of the supply.", ("rule.remove-market", "rule.remove-market-offers"),
+           _removed_card_lobbying_to_company),
     Mutant("unlobby-once-per-game", "The Company's removal of Lobbying is never allowed again once made: the "
-           "turn's start does not clear it.", ("rule.company-turn-start",), _unlobby_once_per_game),
+           "turn's start does not clear it.", ("rule.company-turn-start", "rule.company-turn-start-offers"),
+           _unlobby_once_per_game),
     Mutant("profit-before-draw", "A Reshuffle counts the Profit before the draw at step D, so a Company short of "
            "cards wins on Profit instead of being Marginalized.", ("outcome.profit-offers", "outcome.profit-victory"),
            _profit_before_draw),

@@ -25,6 +25,7 @@ from doubtspec.model.actions import (
     Buy,
     BuySource,
     LobbyWhere,
+    Pass,
     PlaceDoubt,
     PlayReserve,
     PlayStandard,
@@ -39,6 +40,7 @@ from doubtspec.model.cards import (
     Discount,
     DrawCards,
     NamedEffect,
+    RemoveMarketCard,
     ScoreProfit,
     TokenKind,
 )
@@ -674,6 +676,32 @@ def _remove_market(before: GameState, action: Action, after: GameState) -> str |
     return None
 
 
+def _remove_market_offers(state: GameState) -> str | None:
+    """When the Company may remove a Market card, lobby one Profit onto every bare Market card and remove each.
+
+    A removal of a lobbied card is rare in generated games (the removing card's play must meet Lobbying on the
+    Market); with one Profit taken from the supply onto each bare card, each removal offered is checked by
+    `rule.remove-market`, so a Lobbying that goes anywhere but the supply is seen at the first removal.
+    """
+    if (state.outcome is not None or not state.pending or not isinstance(state.pending[0], ResolveEffect)
+            or not isinstance(state.pending[0].effect, RemoveMarketCard)):
+        return None
+    removals = [a for a in engine.legal_actions(state) if isinstance(a, RemoveFromMarket)]
+    market_profit = list(state.market_profit)
+    spare = in_supply(state, TokenKind.PROFIT)
+    for space, card in enumerate(state.market):
+        if card != NO_CARD and not market_profit[space] and spare:
+            market_profit[space], spare = 1, spare - 1
+    supply = list(state.supply)
+    supply[TOKEN_INDEX[TokenKind.PROFIT]] = spare
+    probe = dataclasses.replace(state, market_profit=tuple(market_profit), supply=tuple(supply))
+    for removal in removals:
+        message = _remove_market(probe, removal, engine.apply(probe, removal))
+        if message is not None:
+            return f"with one Profit lobbied on each bare Market card: {message}"
+    return None
+
+
 def _company_turn_start(before: GameState, action: Action, after: GameState) -> str | None:
     """The Company's turn starts afresh: no plays, buys or discount yet, and its Lobbying may be taken back again.
 
@@ -687,6 +715,19 @@ def _company_turn_start(before: GameState, action: Action, after: GameState) -> 
         return (f"{action} started the Company's turn with {after.plays} plays, {after.buys} buys, discount "
                 f"{after.discount} and Lobbying taken back: {after.unlobbied}; a turn starts with none of them")
     return None
+
+
+def _company_turn_start_offers(state: GameState) -> str | None:
+    """On each Movement turn, leave a play, a buy, a discount and a removal of Lobbying over, and let the turn end.
+
+    What a Company turn leaves set is seen by `rule.company-turn-start` only at the start of a later turn, and a
+    removal of Lobbying is rare in generated games: set all four now, pass, and the turn that starts must clear them.
+    """
+    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN:
+        return None
+    probe = dataclasses.replace(state, plays=1, buys=1, discount=1, unlobbied=True)
+    message = _company_turn_start(probe, Pass(), engine.apply(probe, Pass()))
+    return None if message is None else f"with a play, a buy, a discount and a removal left over: {message}"
 
 
 _TRASH_FROM_HAND = NamedEffect("trash_from_hand")
@@ -759,9 +800,15 @@ INVARIANTS: tuple[Invariant, ...] = (
                         "and its Lobbying to the supply (none to the Company); the space stays empty and the "
                         "Market deck is untouched.",
                         (S.MOVEMENT_INTERFERENCE,), _remove_market),
+    StateInvariant("rule.remove-market-offers", "Each removal of a Market card offered, with Lobbying on every "
+                   "Market card, does what `rule.remove-market` says.", (S.MOVEMENT_INTERFERENCE,),
+                   _remove_market_offers),
     TransitionInvariant("rule.company-turn-start", "The Company's turn starts with no plays, buys or discount, "
                         "and its Lobbying may be taken back again.", (S.COMPANY_ON_YOUR_GO, S.COMPANY_INTERFERENCE),
                         _company_turn_start),
+    StateInvariant("rule.company-turn-start-offers", "A Company turn starts afresh even when the last one left "
+                   "plays, buys, a discount and a removal of Lobbying set (checked by `rule.company-turn-start`).",
+                   (S.COMPANY_ON_YOUR_GO, S.COMPANY_INTERFERENCE), _company_turn_start_offers),
     StateInvariant("rule.unlobby-offers", "With Profit on every card, each card's Lobbying can be taken back at the "
                    "start of the turn, and taking it back does what `rule.unlobby` says; after the first play, "
                    "after one removal and in the Buy Phase, none can.",
