@@ -14,14 +14,15 @@ two differences, which this hunt adds:
   Company does not Lobby (which spends Profit).
 
 States are ranked by the Profit held plus what the display would score at the next Sequence (capped below the
-threshold once a star more would end the game), then by the cycling score the star hunt uses (a Sequence next
-round, the cards the drawing cards can cycle, a small deck). Each seed makes a **starless** pass first, whose Company
-treats every star as the last (each Sequence kept below the threshold: the shipped set's turn-7 game takes no star,
-its Sequences scoring 11 of 12 from round 4 on), then a pass that may take stars. Each pass is one beam up to the
-turn asked; after a find the later passes stop one turn earlier. Like the other hunts this only ever says "yes": a
-find is replayed by the caller through the engine's checked `play`. A starless pass of width 150 finds turn 7 on
-the shipped set in about 12 CPU-seconds (seeds 0 and 1; with stars taken, width 150 found turn 7 for 1 seed of 6),
-and turn 7 on `tests/data/large.toml` (docs/solver.md, "A Profit Victory: the Profit hunt").
+threshold once a star more would end the game), then by the cycling score the star hunt uses (a Sequence next round,
+the cards the drawing cards can cycle, a small deck). The **starless** passes come first, one per seed: their
+Company treats every star as the last (each Sequence kept below the threshold: the shipped set's turn-7 game takes
+no star, its Sequences scoring 11 of 12 from round 4 on); then the passes that may take stars. Each pass is one beam
+up to the turn asked; after a find the later passes stop one turn earlier. Like the other hunts this only ever says
+"yes": a find is replayed by the caller through the engine's checked `play`. A starless pass of width 150 finds turn
+7 on the shipped set in 11-14 CPU-seconds (seeds 0-3 all; with stars taken 1 seed of 6 found it, the others turn 8)
+and on `tests/data/large.toml` in about 15 (seed 0); no pass of width 300 (seeds 0-2, starless) finds turn 6 on
+either file (docs/solver.md, "A Profit Victory: the Profit hunt").
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ threshold (a play may add more than one, and the Company's own plays come before
 
 @dataclass(frozen=True, slots=True)
 class ProfitHuntSettings(BeamSettings):
-    """The Profit hunt's beam (300 states kept per round, 30 roll-outs each, 48 Set-Ups, 3 seeds) and, per seed, its
-    passes' kinds in order: starless (True: every Sequence kept below the star threshold) or not."""
+    """The Profit hunt's beam (300 states kept per round, 30 roll-outs each, 48 Set-Ups, 3 seeds) and the kinds of
+    pass, in order, each made with every seed: starless (True: every Sequence kept below the star threshold) or not."""
 
     starless: tuple[bool, ...] = (True, False)
 
@@ -117,12 +118,13 @@ def hunt_profit(game: Game, by_turn: int, settings: ProfitHuntSettings | None = 
                 tried: dict[Pass, int] | None = None, first_find: bool = False) -> HuntResult:
     """Look for a Profit Victory at the earliest turn up to `by_turn`, until `deadline` (a `time.perf_counter()`).
 
-    Seeds `settings.seed`, `settings.seed + 1`, ... (`settings.passes` of them), each with a pass of every kind in
-    `settings.starless`, in that order; a pass returns the earliest find of its beam, and after a find the next
-    passes look only at the turns before it. `tried`: pass (seed, starless) to the last turn it searched without a
-    find (by an earlier call); a pass is deterministic and its beam the same up to any turn, so such a pass is
-    skipped unless asked for later turns, and this call adds the passes it completes without a find. A find is the
-    earliest this hunt can offer, not a proof that no earlier one exists. `first_find`: stop at the first find.
+    Seeds `settings.seed`, `settings.seed + 1`, ... (`settings.passes` of them), a pass each of every kind in
+    `settings.starless`, kind by kind (by default the starless passes first); a pass returns the earliest find of
+    its beam, and after a find the next passes look only at the turns before it. `tried`: pass (seed, starless) to
+    the last turn it searched without a find (by an earlier call); a pass is deterministic and its beam the same up
+    to any turn, so such a pass is skipped unless asked for later turns, and this call adds the passes it completes
+    without a find. A find is the earliest this hunt can offer, not a proof that no earlier one exists.
+    `first_find`: stop at the first find.
     """
     cfg = settings if settings is not None else ProfitHuntSettings()
     started = time.perf_counter()
@@ -130,7 +132,7 @@ def hunt_profit(game: Game, by_turn: int, settings: ProfitHuntSettings | None = 
     searched = 0
     best: tuple[int, tuple[Action, ...]] | None = None
     bound = by_turn
-    for made in [(seed, starless) for seed in range(cfg.seed, cfg.seed + cfg.passes) for starless in cfg.starless]:
+    for made in [(seed, starless) for starless in cfg.starless for seed in range(cfg.seed, cfg.seed + cfg.passes)]:
         if bound < 1:
             break
         if tried is not None and tried.get(made, 0) >= bound:
