@@ -14,6 +14,7 @@ from doubtspec.model.state import OutcomeReason
 from doubtspec.reports.trace import check_cards, load_trace
 from doubtspec.solver.cycling import next_score
 from doubtspec.solver.hunt import turn_reached
+from doubtspec.solver.methods import ProfitHuntMethod
 from doubtspec.solver.profit_hunt import ProfitHuntSettings, doomed, hunt_profit
 from doubtspec.solver.queries import QueryKind, solve
 from doubtspec.solver.unrolling.witness import replay_actions
@@ -21,6 +22,8 @@ from doubtspec.solver.unrolling.witness import replay_actions
 DATA = Path(__file__).parent / "data"
 SHIPPED = Game(load_cards())
 SMALL = ProfitHuntSettings(width=16, rollouts=4, setups=8, passes=2)
+QUESTION_PASS = replace(ProfitHuntMethod(SHIPPED).settings, passes=1, starless=(True,))
+"""The first pass of the Profit question's hunt (starless, seed 0)."""
 WITNESS = DATA / "witness_profit_turn7.trace"
 WITNESS_TURN = 7
 PROFIT_BY_ROUND = [0, 7, 17, 29, 43, 57, 70]
@@ -108,11 +111,23 @@ def test_the_shipped_sets_profit_victory_replays() -> None:
 
 @pytest.mark.slow
 def test_the_profit_hunt_finds_the_recorded_turn_on_the_shipped_set() -> None:
-    """About 12 CPU-seconds: the question's first pass (seed 0, starless, width 150); with stars taken, seed 0's pass
-    finds turn 8."""
-    found = hunt_profit(SHIPPED, 12, ProfitHuntSettings(width=150, passes=1, starless=(True,)))
+    """About 8 CPU-seconds: the question's first pass (seed 0, starless, width 150, 20 roll-outs); with stars taken,
+    seed 0's pass finds turn 8."""
+    found = hunt_profit(SHIPPED, 12, QUESTION_PASS)
     assert found.found == WITNESS_TURN and found.actions is not None
-    assert turn_reached(replay_actions(SHIPPED, found.actions)) == WITNESS_TURN
+    final = replay_actions(SHIPPED, found.actions)
+    assert turn_reached(final) == WITNESS_TURN and final.stars == 0
+
+
+@pytest.mark.slow
+def test_the_starless_pass_finds_turn_7_on_the_large_file() -> None:
+    """About 9 CPU-seconds: the question's first pass on `tests/data/large.toml` (60 Profit to win)."""
+    game = Game(load_cards(DATA / "large.toml"))
+    found = hunt_profit(game, 12, QUESTION_PASS)
+    assert found.found == 7 and found.actions is not None
+    final = replay_actions(game, found.actions)
+    assert final.outcome is not None and final.outcome.reason is OutcomeReason.PROFIT_VICTORY
+    assert turn_reached(final) == 7  # with a star: a starless pass drops states at a round's end, not Sequences
 
 
 @pytest.mark.slow

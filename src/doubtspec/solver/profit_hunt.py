@@ -16,13 +16,15 @@ two differences, which this hunt adds:
 States are ranked by the Profit held plus what the display would score at the next Sequence (capped below the
 threshold once a star more would end the game), then by the cycling score the star hunt uses (a Sequence next round,
 the cards the drawing cards can cycle, a small deck). The **starless** passes come first, one per seed: their
-Company treats every star as the last (each Sequence kept below the threshold: the shipped set's turn-7 game takes
-no star, its Sequences scoring 11 of 12 from round 4 on); then the passes that may take stars. Each pass is one beam
-up to the turn asked; after a find the later passes stop one turn earlier. Like the other hunts this only ever says
-"yes": a find is replayed by the caller through the engine's checked `play`. A starless pass of width 150 finds turn
-7 on the shipped set in 11-14 CPU-seconds (seeds 0-3 all; with stars taken 1 seed of 6 found it, the others turn 8)
-and on `tests/data/large.toml` in about 15 (seed 0); no pass of width 300 (seeds 0-2, starless) finds turn 6 on
-either file (docs/solver.md, "A Profit Victory: the Profit hunt").
+Company spares every star as the last one is spared (a state whose display would score the threshold is dropped, and
+Victims are hardly added near it: the shipped set's turn-7 game takes no star, its Sequences scoring 11 of 12 from
+round 4 on; a star can still come within a round, as in the large file's find); then the passes that may take stars.
+Each pass is one beam up to the turn asked; after a find the later passes stop one turn earlier. Like the other
+hunts this only ever says "yes": a find is replayed by the caller through the engine's checked `play`. A starless
+pass of width 150 finds turn 7 on the shipped set in 8-9 CPU-seconds with 20 roll-outs (seeds 0 and 1) and in 11-14
+with 30 (seeds 0-3; with stars taken 1 seed of 6 found it, the others turn 8), on `tests/data/large.toml` in 9-10
+with 20 roll-outs (seeds 0 and 1); no starless pass of width 300 (seeds 0-2) finds turn 6 on either file
+(docs/solver.md, "A Profit Victory: the Profit hunt").
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ threshold (a play may add more than one, and the Company's own plays come before
 @dataclass(frozen=True, slots=True)
 class ProfitHuntSettings(BeamSettings):
     """The Profit hunt's beam (300 states kept per round, 30 roll-outs each, 48 Set-Ups, 3 seeds) and the kinds of
-    pass, in order, each made with every seed: starless (True: every Sequence kept below the star threshold) or not."""
+    pass, in order, each made with every seed: starless (True: every star spared as the last one is) or not."""
 
     starless: tuple[bool, ...] = (True, False)
 
