@@ -14,6 +14,7 @@ from doubtspec.model.state import OutcomeReason
 from doubtspec.reports.trace import check_cards, load_trace
 from doubtspec.solver.cycling import next_score
 from doubtspec.solver.hunt import turn_reached
+from doubtspec.solver.methods import ProfitHuntMethod
 from doubtspec.solver.profit_hunt import ProfitHuntSettings, doomed, hunt_profit
 from doubtspec.solver.queries import QueryKind, solve
 from doubtspec.solver.unrolling.witness import replay_actions
@@ -21,6 +22,8 @@ from doubtspec.solver.unrolling.witness import replay_actions
 DATA = Path(__file__).parent / "data"
 SHIPPED = Game(load_cards())
 SMALL = ProfitHuntSettings(width=16, rollouts=4, setups=8, passes=2)
+QUESTION_PASS = replace(ProfitHuntMethod(SHIPPED).settings, passes=1, starless=(True,))
+"""The first pass of the Profit question's hunt (starless, seed 0)."""
 WITNESS = DATA / "witness_profit_turn7.trace"
 WITNESS_TURN = 7
 PROFIT_BY_ROUND = [0, 7, 17, 29, 43, 57, 70]
@@ -45,18 +48,28 @@ def test_the_same_seed_gives_the_same_find() -> None:
 
 
 def test_a_later_pass_looks_only_before_the_best_find() -> None:
-    """`tiny.toml`: seed 0 finds turn 4, then seed 1 turn 2; asked up to turn 1, neither finds one, and both passes
-    are recorded as searched to turn 1."""
+    """`tiny.toml`, passes that take stars: seed 0 finds turn 4, then seed 1 turn 2 (a starless pass of seed 0 finds
+    turn 2 at once); asked up to turn 1, none finds one, and every pass is recorded as searched to turn 1."""
     game = Game(load_cards(DATA / "tiny.toml"))
-    assert hunt_profit(game, 6, settings=SMALL).found == 2
-    tried: dict[int, int] = {}
+    starred = replace(SMALL, starless=(False,))
+    assert hunt_profit(game, 6, settings=replace(starred, passes=1)).found == 4
+    assert hunt_profit(game, 6, settings=starred).found == 2
+    assert hunt_profit(game, 6, settings=replace(SMALL, passes=1, starless=(True,))).found == 2
+    tried: dict[tuple[int, bool], int] = {}
     assert hunt_profit(game, 1, settings=SMALL, tried=tried).found is None
-    assert tried == {0: 1, 1: 1}
+    assert tried == {(0, True): 1, (0, False): 1, (1, True): 1, (1, False): 1}
+
+
+def test_the_first_find_can_end_the_hunt() -> None:
+    """`tiny.toml`, passes that take stars: seed 0's find at turn 4 ends the hunt when asked to stop at it."""
+    game = Game(load_cards(DATA / "tiny.toml"))
+    starred = replace(SMALL, starless=(False,))
+    assert hunt_profit(game, 6, settings=starred, first_find=True).found == 4
 
 
 def test_passes_made_without_a_find_are_not_made_again() -> None:
     game = Game(load_cards(DATA / "tiny.toml"))
-    tried = {0: 6, 1: 6}
+    tried = {(seed, starless): 6 for seed in (0, 1) for starless in (True, False)}
     again = hunt_profit(game, 6, settings=SMALL, tried=tried)
     assert again.found is None and again.states == 0
 
@@ -70,6 +83,13 @@ def test_a_display_scoring_the_threshold_with_the_last_star_in_reach_is_doomed()
     assert doomed(SHIPPED, replace(big, stars=2))
     assert not doomed(SHIPPED, replace(big, stars=1))
     assert not doomed(SHIPPED, replace(state, stars=2))
+
+
+def test_a_starless_pass_spares_every_star() -> None:
+    """In a starless pass a display that scores the threshold is dropped whatever the stars held."""
+    big = replace(new_game(SHIPPED), victims=(5, 4, 5, 3))
+    assert doomed(SHIPPED, big, starless=True)
+    assert not doomed(SHIPPED, replace(big, victims=(2, 5, 5, 3)), starless=True)  # scores 11
 
 
 def test_the_shipped_sets_profit_victory_replays() -> None:
@@ -91,10 +111,23 @@ def test_the_shipped_sets_profit_victory_replays() -> None:
 
 @pytest.mark.slow
 def test_the_profit_hunt_finds_the_recorded_turn_on_the_shipped_set() -> None:
-    """About 30 CPU-seconds: seed 2's pass (seeds 0 and 1 find turn 8)."""
-    found = hunt_profit(SHIPPED, 12, ProfitHuntSettings(passes=1, seed=2))
+    """About 8 CPU-seconds: the question's first pass (seed 0, starless, width 150, 20 roll-outs); with stars taken,
+    seed 0's pass finds turn 8."""
+    found = hunt_profit(SHIPPED, 12, QUESTION_PASS)
     assert found.found == WITNESS_TURN and found.actions is not None
-    assert turn_reached(replay_actions(SHIPPED, found.actions)) == WITNESS_TURN
+    final = replay_actions(SHIPPED, found.actions)
+    assert turn_reached(final) == WITNESS_TURN and final.stars == 0
+
+
+@pytest.mark.slow
+def test_the_starless_pass_finds_turn_7_on_the_large_file() -> None:
+    """About 9 CPU-seconds: the question's first pass on `tests/data/large.toml` (60 Profit to win)."""
+    game = Game(load_cards(DATA / "large.toml"))
+    found = hunt_profit(game, 12, QUESTION_PASS)
+    assert found.found == 7 and found.actions is not None
+    final = replay_actions(game, found.actions)
+    assert final.outcome is not None and final.outcome.reason is OutcomeReason.PROFIT_VICTORY
+    assert turn_reached(final) == 7  # with a star: a starless pass drops states at a round's end, not Sequences
 
 
 @pytest.mark.slow

@@ -111,9 +111,11 @@ STAR_FIRST_HUNT_SHARE = 0.5
 before the prover (`_prove_hunting_stars`): the turns before it are proved, so a find is the answer. A pass for a
 turn the game cannot meet dies at its first star round; with 0.24 (the hunt's share of the star hunt's) the shipped
 set's turn-6 find (49 s of wall time under a load of 5) was cut off at 47 s."""
-PROFIT_SLICE_S = 30.0
-"""The Profit hunt's fixed slice on a short budget, as `STAR_SLICE_S` is the star hunt's: one width-150 pass
-takes about 16 CPU-seconds on the shipped set."""
+PROFIT_SLICE_S = 45.0
+"""The Profit hunt's fixed slice on a short budget, as `STAR_SLICE_S` is the star hunt's: its first pass (starless,
+width 150, 20 roll-outs) finds turn 7 on the shipped set and the large file in 8-10 CPU-seconds, which a load of 6-9
+on the two cores stretches to 30-40 s of wall time (with 30 roll-outs and a 30 s slice it found nothing there). The
+hunt stops at its find, so on an idle machine the rest of the slice goes to the Profit cut."""
 
 STAR_FIRST_PASS_S = 10.0
 """On a budget under `COMPANY_LONG_BUDGET_S`, the least the stars question's first pass gets (instead of
