@@ -264,8 +264,11 @@ class CompanyLayout:
         (checked against the engine in `tests/test_solver_abstraction_company.py`); the round relation does not
         imply it, since it lets any card of a dealt stack be bought, so a check that asserts it excludes runs
         that are no games. No prover asserts it yet: on `tests/data/large.toml` it refuses the abstract run with a
-        star after round 3, but CP-SAT then leaves that bound open (unknown after 110-180 CPU-seconds, three
-        seeds, with one pair or all twelve), and inside the round relation it slowed the shipped set's bound."""
+        star after round 3 that bought Distribution Network (#61) from under Sales Conference (#62), but not the
+        next one: with all twelve pairs (and the Movement's per-round removal bounds) CP-SAT still finds a run
+        with a star after round 3 that keeps the order (the even card bought in round 1, the odd one in round 2),
+        so the round-3 star bound stays false in the abstraction with it; inside the round relation it also
+        slowed the shipped set's bound."""
         chosen = self.covered if pairs is None else pairs
         return [state[f"market_{self.classes[odd].name}"] >= state[f"market_{self.classes[even].name}"]
                 for odd, even in chosen]
