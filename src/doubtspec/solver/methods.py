@@ -116,7 +116,8 @@ class ProfitHuntMethod:
 @dataclass(slots=True)
 class GoalHuntMethod:
     """The Goal hunt (`doubtspec.solver.goal_hunt`): a POSSIBLE (with a witness) at the earliest turn its passes
-    reach a Goal Victory, or nothing. A pass plays every round from Set-Up, so `first_turn` is not used."""
+    reach a Goal Victory, or nothing. A pass plays every round from Set-Up; `first_turn` only ends the hunt at a
+    find there (the turns before it are proved out of reach)."""
 
     game: Game
     settings: GoalHuntSettings = field(default_factory=GoalHuntSettings)
@@ -131,7 +132,7 @@ class GoalHuntMethod:
 
     def decide(self, by_turn: int, budget: Budget, first_turn: int = 1) -> list[TurnProof]:
         deadline = None if budget.deadline == float("inf") else budget.deadline
-        self.result = hunt_goal_victory(self.game, by_turn, self.settings, deadline, self.tried)
+        self.result = hunt_goal_victory(self.game, by_turn, self.settings, deadline, self.tried, first_turn)
         if self.result.found is None:
             return []
         return [TurnProof(self.result.found, TurnVerdict.POSSIBLE, self.name, self.result.seconds)]
