@@ -32,7 +32,7 @@ from doubtspec.model.state import GameState, OutcomeReason
 from doubtspec.solver import progress
 from doubtspec.solver.abstraction import company as company_abstraction
 from doubtspec.solver.abstraction.company_schedules import ScheduleProver
-from doubtspec.solver.abstraction.movement_prover import MovementProver, movement_abstraction
+from doubtspec.solver.abstraction.movement_prover import MovementProver, movement_abstraction, z3_units
 from doubtspec.solver.abstraction.prover import AbstractionProver
 from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, turn_reached
 from doubtspec.solver.methods import (
@@ -159,12 +159,14 @@ REFINING_SHARE = 0.8
 pass may use, before the hunt (instead of `QUICK_SHARE`). Its first "possible" turn, refined, is the
 earliest witness; the hunt, which on the shipped set finds Goal Victory at turn 11 in 13-27 s, only
 matters when the abstraction stalls."""
-GOAL_HUNT_AFTER_S = 8.0
-"""For Goal Victory: once the Movement's abstraction took this long to prove a turn impossible, each later turn is
-hunted (`doubtspec.solver.goal_hunt`) before the prover is asked for it (`_prove_hunting_goals`). The prover's turns
-grow three to eight times a turn; on the shipped set turns 1-5 take about 3 CPU-seconds together, turn 6 about 22
-and the possible turn 7 about 174 (seed 0), where a pass of the Goal hunt takes about 10 and finds turn 7 in about
-a third of its passes."""
+GOAL_HUNT_AFTER_UNITS = 50_000_000
+"""For Goal Victory: once the Movement's abstraction spent this much of Z3's work (its `rlimit` count) to prove a
+turn impossible, each later turn is hunted (`doubtspec.solver.goal_hunt`) before the prover is asked for it
+(`_prove_hunting_goals`). Z3's count, not seconds, so that a loaded machine does not make a cheap turn look dear (a
+hunt for a turn the game cannot meet spends its whole share). The prover's turns grow three to eight times a turn;
+on the shipped set turns 1-5 take about 10 million units (3 CPU-seconds) together, turn 6 159 million (22) and the
+possible turn 7 1,984 million (174, seed 0), where a pass of the Goal hunt takes about 10 CPU-seconds and finds
+turn 7 in about a third of its passes."""
 GOAL_FIRST_HUNT_SHARE = 0.85
 """Of what is left of the question's budget, what the Goal hunt may use for one turn before the prover is asked
 for it (the turns before it are proved, so a find is the earliest turn, proved). Most of it: the prover's turn after
@@ -650,7 +652,7 @@ def _prove_hunting_stars(answer: Answer, game: Game, target: Target, query: Quer
 def _prove_hunting_goals(answer: Answer, game: Game, target: Target, query: Query, prover: MovementProver,
                          first: Budget, budget: Budget) -> tuple[int, bool]:
     """The Goal Victory question's first pass, witness first once proofs get dear: turn by turn, the Movement's
-    prover proves the turn impossible; once a turn's proof took `GOAL_HUNT_AFTER_S` or more, the Goal hunt tries
+    prover proves the turn impossible; once a turn's proof took `GOAL_HUNT_AFTER_UNITS` or more, the Goal hunt tries
     each next turn (with `GOAL_FIRST_HUNT_SHARE` of what is left) before the prover is asked for it. A find at turn
     k comes after turns 1..k-1 are proved impossible, so it is the earliest turn, proved. Stops at a find or at the
     first turn the prover does not prove (within `first`). Returns the last turn proved impossible and whether the
@@ -658,6 +660,7 @@ def _prove_hunting_goals(answer: Answer, game: Game, target: Target, query: Quer
     hunter = GoalHuntMethod(game)
     proved, abstract_open, dear = 0, True, False
     for turn in range(1, query.by_turn + 1):
+        units = z3_units()
         if not first.can_start():
             break
         if dear:
@@ -670,7 +673,7 @@ def _prove_hunting_goals(answer: Answer, game: Game, target: Target, query: Quer
             answer.proofs.add(settled)
             if settled.verdict is TurnVerdict.IMPOSSIBLE:
                 proved = settled.turn
-                dear = dear or settled.seconds >= GOAL_HUNT_AFTER_S
+                dear = dear or z3_units() - units >= GOAL_HUNT_AFTER_UNITS
             elif settled.verdict is TurnVerdict.POSSIBLE:
                 abstract_open = False
         if proved < turn:
