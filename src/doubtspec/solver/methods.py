@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from doubtspec.model.actions import Action
 from doubtspec.model.game import Game
 from doubtspec.solver import exhaustive
+from doubtspec.solver.goal_hunt import GoalHuntSettings, hunt_goal_victory
 from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, hunt
 from doubtspec.solver.profit_hunt import Pass, ProfitHuntSettings, hunt_profit
 from doubtspec.solver.star_hunt import StarHuntSettings, star_hunt, star_schedules
@@ -111,6 +112,31 @@ class ProfitHuntMethod:
         # The first find ends the call: the passes that could find an earlier turn are many times its cost (no pass
         # of width 300 found turn 6 on either file), so the time left goes to the proofs.
         self.result = hunt_profit(self.game, by_turn, self.settings, deadline, self.tried, first_find=True)
+        if self.result.found is None:
+            return []
+        return [TurnProof(self.result.found, TurnVerdict.POSSIBLE, self.name, self.result.seconds)]
+
+
+@dataclass(slots=True)
+class GoalHuntMethod:
+    """The Goal hunt (`doubtspec.solver.goal_hunt`): a POSSIBLE (with a witness) at the earliest turn its passes
+    reach a Goal Victory, or nothing. A pass plays every round from Set-Up; `first_turn` only ends the hunt at a
+    find there (the turns before it are proved out of reach)."""
+
+    game: Game
+    settings: GoalHuntSettings = field(default_factory=GoalHuntSettings)
+    name: str = "goal-hunt"
+    result: HuntResult | None = None
+    tried: dict[int, int] = field(default_factory=dict)
+    """Seed to the last turn a pass with it searched without a find, over every call: a later call skips it."""
+
+    @property
+    def witness(self) -> tuple[Action, ...] | None:
+        return None if self.result is None else self.result.actions
+
+    def decide(self, by_turn: int, budget: Budget, first_turn: int = 1) -> list[TurnProof]:
+        deadline = None if budget.deadline == float("inf") else budget.deadline
+        self.result = hunt_goal_victory(self.game, by_turn, self.settings, deadline, self.tried, first_turn)
         if self.result.found is None:
             return []
         return [TurnProof(self.result.found, TurnVerdict.POSSIBLE, self.name, self.result.seconds)]

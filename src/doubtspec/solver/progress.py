@@ -39,14 +39,15 @@ def defeat(state: GameState) -> float:
     return -float(sum(budget[c] for c in state.c_hand)) - 0.1 * len(state.c_deck)
 
 
-def _movement_strength(state: GameState) -> float:
+def movement_strength(state: GameState) -> float:
+    """What the Movement holds towards its next Goals: Agitation, face-up icons, Influence, cards."""
     icons = face_up_icons(state.game, state.tableau)
     return (state.agitation + 2.0 * icons.agitation + 0.5 * state.influence + 0.3 * icons.research
             + 0.2 * len(state.tableau) + 0.2 * len(state.m_hand))
 
 
 def movement_win(state: GameState) -> float:
-    return 20.0 * state.points() + _movement_strength(state)
+    return 20.0 * state.points() + movement_strength(state)
 
 
 def _blockers(goals: tuple[int, ...], place: int) -> int:
@@ -69,6 +70,6 @@ def goal(number: int) -> Progress:
             return -1e6
         place = state.goals.index(number)
         return (-10.0 * _blockers(state.goals, place) + 3.0 * state.goal_agitation[place]
-                + 5.0 * len(state.achieved) + _movement_strength(state))
+                + 5.0 * len(state.achieved) + movement_strength(state))
     return score
 

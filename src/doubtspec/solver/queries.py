@@ -32,10 +32,17 @@ from doubtspec.model.state import GameState, OutcomeReason
 from doubtspec.solver import progress
 from doubtspec.solver.abstraction import company as company_abstraction
 from doubtspec.solver.abstraction.company_schedules import ScheduleProver
-from doubtspec.solver.abstraction.movement_prover import MovementProver, movement_abstraction
+from doubtspec.solver.abstraction.movement_prover import MovementProver, movement_abstraction, z3_units
 from doubtspec.solver.abstraction.prover import AbstractionProver
 from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, turn_reached
-from doubtspec.solver.methods import HuntMethod, ProfitHuntMethod, StarHuntMethod, UnrollingMethod, caps_text
+from doubtspec.solver.methods import (
+    GoalHuntMethod,
+    HuntMethod,
+    ProfitHuntMethod,
+    StarHuntMethod,
+    UnrollingMethod,
+    caps_text,
+)
 from doubtspec.solver.unrolling import bmc
 from doubtspec.solver.unrolling.bmc import BoundResult, Caps
 from doubtspec.solver.unrolling.encoding import Out, Tables
@@ -162,6 +169,20 @@ REFINING_SHARE = 0.8
 pass may use, before the hunt (instead of `QUICK_SHARE`). Its first "possible" turn, refined, is the
 earliest witness; the hunt, which on the shipped set finds Goal Victory at turn 11 in 13-27 s, only
 matters when the abstraction stalls."""
+GOAL_HUNT_AFTER_UNITS = 50_000_000
+"""For Goal Victory: once the Movement's abstraction spent this much of Z3's work (its `rlimit` count) to prove a
+turn impossible, each later turn is hunted (`doubtspec.solver.goal_hunt`) before the prover is asked for it
+(`_prove_hunting_goals`). Z3's count, not seconds, so that a loaded machine does not make a cheap turn look dear (a
+hunt for a turn the game cannot meet spends its whole share). The prover's turns grow three to eight times a turn;
+on the shipped set turns 1-5 take about 10 million units (3 CPU-seconds) together, turn 6 159 million (22) and the
+possible turn 7 1,984 million (174, seed 0), where a pass of the Goal hunt takes about 10 CPU-seconds and finds
+turn 7 in about a third of its passes."""
+GOAL_FIRST_HUNT_SHARE = 0.85
+"""Of what is left of the question's budget, what the Goal hunt may use for one turn before the prover is asked
+for it (the turns before it are proved, so a find is the earliest turn, proved). Most of it: the prover's turn after
+a dear one costs several times as much. With 0.6, at a load of 6 on the two cores (56.7 CPU-seconds in 104.7 s),
+`movement-win --by-turn 12 --timeout 120` proved turns 1-6 in 63 s of wall time and the hunt's first pass, which
+finds turn 7, was cut off at 29 s."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -437,6 +458,13 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
                                                          budget.share(first_share), budget, proved)
             if answer.earliest is not None:
                 upto = answer.earliest - 1 if earliest else 0
+        elif (query.kind is QueryKind.MOVEMENT_WIN and isinstance(prover, MovementProver) and use_hunt
+              and hunt_settings is None):
+            # The witness first once the prover's turns get dear: each such turn is hunted before it is proved.
+            proved, abstract_open = _prove_hunting_goals(answer, game, target, query, prover,
+                                                         budget.share(first_share), budget)
+            if answer.earliest is not None:
+                upto = answer.earliest - 1 if earliest else 0
         else:
             if query.kind is QueryKind.PROFIT and isinstance(prover, ScheduleProver):
                 # The Profit cut first: the turn it proves needs no proof of the turns before it (the target
@@ -647,6 +675,38 @@ def _prove_hunting_stars(answer: Answer, game: Game, target: Target, query: Quer
             answer.proofs.add(settled)
             if settled.verdict is TurnVerdict.IMPOSSIBLE:
                 proved = settled.turn
+            elif settled.verdict is TurnVerdict.POSSIBLE:
+                abstract_open = False
+        if proved < turn:
+            break
+    return proved, abstract_open
+
+
+def _prove_hunting_goals(answer: Answer, game: Game, target: Target, query: Query, prover: MovementProver,
+                         first: Budget, budget: Budget) -> tuple[int, bool]:
+    """The Goal Victory question's first pass, witness first once proofs get dear: turn by turn, the Movement's
+    prover proves the turn impossible; once a turn's proof took `GOAL_HUNT_AFTER_UNITS` or more, the Goal hunt tries
+    each next turn (with `GOAL_FIRST_HUNT_SHARE` of what is left) before the prover is asked for it. A find at turn
+    k comes after turns 1..k-1 are proved impossible, so it is the earliest turn, proved. Stops at a find or at the
+    first turn the prover does not prove (within `first`). Returns the last turn proved impossible and whether the
+    abstraction may still prove later turns."""
+    hunter = GoalHuntMethod(game)
+    proved, abstract_open, dear = 0, True, False
+    for turn in range(1, query.by_turn + 1):
+        units = z3_units()
+        if not first.can_start():
+            break
+        if dear:
+            found = hunter.decide(turn, budget.share(GOAL_FIRST_HUNT_SHARE), first_turn=turn)
+            answer.hunt = hunter.result
+            if found and hunter.witness is not None:
+                _take_witness(answer, game, target, hunter.witness, hunter.name, proved, found[0].seconds)
+                break
+        for settled in prover.decide(turn, first, first_turn=turn):
+            answer.proofs.add(settled)
+            if settled.verdict is TurnVerdict.IMPOSSIBLE:
+                proved = settled.turn
+                dear = dear or z3_units() - units >= GOAL_HUNT_AFTER_UNITS
             elif settled.verdict is TurnVerdict.POSSIBLE:
                 abstract_open = False
         if proved < turn:

@@ -261,6 +261,14 @@ class Concretizer:
         skip = [a for a in actions if isinstance(a, Skip)]
         return skip[0] if skip else actions[0]
 
+    def company_action(self, state: GameState, actions: tuple[Action, ...]) -> Action:
+        """The plan's Company: its action in `state` (cards drawn and played to reshuffle in the Pacing rounds)."""
+        return self._company(state, actions)
+
+    def draw_luck(self, state: GameState, actions: tuple[Action, ...]) -> Action:
+        """The plan's luck for the Company's cards (a `DealStack`, `CompanyDraw` or `DrawToHandSize` step)."""
+        return self._chance(state, actions)
+
     # --- the Movement ----------------------------------------------------------------------------
 
     def _movement_options(self, state: GameState, actions: tuple[Action, ...]) -> list[Action]:
