@@ -665,20 +665,38 @@ def _prove_hunting_stars(answer: Answer, game: Game, target: Target, query: Quer
         if not first.can_start():
             break
         hunter.at_most = prover.stars_at_most()
-        if 0 < hunter.schedules(turn) <= STAR_FIRST_SCHEDULES:
-            found = hunter.decide(turn, budget.share(STAR_FIRST_HUNT_SHARE), first_turn=turn, passes=1)
-            answer.hunt = hunter.result
-            if found and hunter.witness is not None:
-                _take_witness(answer, game, target, hunter.witness, hunter.name, proved, found[0].seconds)
-                break
-        for settled in prover.decide(turn, first, first_turn=turn):
-            answer.proofs.add(settled)
-            if settled.verdict is TurnVerdict.IMPOSSIBLE:
-                proved = settled.turn
-            elif settled.verdict is TurnVerdict.POSSIBLE:
-                abstract_open = False
+        if (0 < hunter.schedules(turn) <= STAR_FIRST_SCHEDULES
+                and _hunt_turn(answer, game, target, hunter, turn, budget.share(STAR_FIRST_HUNT_SHARE), proved,
+                               passes=1)):
+            break
+        proved, abstract_open = _prove_turn(answer, prover, turn, first, proved, abstract_open)
         if proved < turn:
             break
+    return proved, abstract_open
+
+
+def _hunt_turn(answer: Answer, game: Game, target: Target, hunter: StarHuntMethod | GoalHuntMethod, turn: int,
+               share: Budget, proved: int, **settings: int) -> bool:
+    """One aimed hunt for turn `turn` alone, before the prover is asked for it: whether it found (and replayed)
+    a witness, which is then the answer's."""
+    found = hunter.decide(turn, share, first_turn=turn, **settings)
+    answer.hunt = hunter.result
+    if found and hunter.witness is not None:
+        _take_witness(answer, game, target, hunter.witness, hunter.name, proved, found[0].seconds)
+        return True
+    return False
+
+
+def _prove_turn(answer: Answer, prover: ScheduleProver | MovementProver, turn: int, first: Budget, proved: int,
+                abstract_open: bool) -> tuple[int, bool]:
+    """The prover asked for turn `turn` alone: the last turn proved impossible and whether the abstraction may
+    still prove later turns (not after a "possible")."""
+    for settled in prover.decide(turn, first, first_turn=turn):
+        answer.proofs.add(settled)
+        if settled.verdict is TurnVerdict.IMPOSSIBLE:
+            proved = settled.turn
+        elif settled.verdict is TurnVerdict.POSSIBLE:
+            abstract_open = False
     return proved, abstract_open
 
 
@@ -696,21 +714,12 @@ def _prove_hunting_goals(answer: Answer, game: Game, target: Target, query: Quer
         units = z3_units()
         if not first.can_start():
             break
-        if dear:
-            found = hunter.decide(turn, budget.share(GOAL_FIRST_HUNT_SHARE), first_turn=turn)
-            answer.hunt = hunter.result
-            if found and hunter.witness is not None:
-                _take_witness(answer, game, target, hunter.witness, hunter.name, proved, found[0].seconds)
-                break
-        for settled in prover.decide(turn, first, first_turn=turn):
-            answer.proofs.add(settled)
-            if settled.verdict is TurnVerdict.IMPOSSIBLE:
-                proved = settled.turn
-                dear = dear or z3_units() - units >= GOAL_HUNT_AFTER_UNITS
-            elif settled.verdict is TurnVerdict.POSSIBLE:
-                abstract_open = False
+        if dear and _hunt_turn(answer, game, target, hunter, turn, budget.share(GOAL_FIRST_HUNT_SHARE), proved):
+            break
+        proved, abstract_open = _prove_turn(answer, prover, turn, first, proved, abstract_open)
         if proved < turn:
             break
+        dear = dear or z3_units() - units >= GOAL_HUNT_AFTER_UNITS
     return proved, abstract_open
 
 
