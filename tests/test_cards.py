@@ -539,6 +539,13 @@ def test_a_full_doubt_column_at_set_up_loads(tmp_path: Path) -> None:
     assert load_cards(path).display.setup_doubt[Zone.CHILDREN] == 3
 
 
+def test_a_doubt_value_of_zero_loads(tmp_path: Path) -> None:
+    # The loader's least Doubt value is 0 (a space removed for free); only a negative one is refused above.
+    path = tmp_path / "free-space.toml"
+    path.write_text(TEXT.replace("children = [1, 2, 2]", "children = [0, 2, 2]"), encoding="utf-8")
+    assert load_cards(path).display.doubt_values[Zone.CHILDREN] == (0, 2, 2)
+
+
 def test_a_market_the_deck_exactly_fills_loads(tmp_path: Path) -> None:
     # 34 Movement cards, one of them the starting card: 33 spaces can be filled (34 are refused above).
     path = tmp_path / "wide.toml"
