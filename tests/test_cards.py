@@ -174,6 +174,9 @@ BROKEN = [
     pytest.param('effects = [ { op = "influence", count = 2 } ]', 'effects = [ { op = "influence", count = 0 } ]',
                  'number = 2\nname = "Fairness Doctrine Ruling"', "goal G2.effects[0].count", "must be at least 1",
                  id="goal-gains-no-influence"),
+    pytest.param('effects = [ { op = "flight", count = 2 } ]', 'effects = [ { op = "flight", count = 0 } ]',
+                 'number = 4\nname = "Domestic Airline Smoking Ban"', "goal G4.effects[0].count", "must be at least 1",
+                 id="goal-gains-no-flight"),
     pytest.param('effects = [ { op = "restriction", count = 1 } ]', 'effects = [ { op = "restriction", count = 0 } ]',
                  'number = 1\nname = "Cigarette Labeling Act"', "goal G1.effects[0].count", "must be at least 1",
                  id="goal-adds-no-restriction"),
@@ -537,6 +540,13 @@ def test_a_full_doubt_column_at_set_up_loads(tmp_path: Path) -> None:
     path = tmp_path / "full.toml"
     path.write_text(TEXT.replace("children = 1\nadults = 1", "children = 3\nadults = 1"), encoding="utf-8")
     assert load_cards(path).display.setup_doubt[Zone.CHILDREN] == 3
+
+
+def test_a_doubt_value_of_zero_loads(tmp_path: Path) -> None:
+    # The loader's least Doubt value is 0 (a space removed for free); only a negative one is refused above.
+    path = tmp_path / "free-space.toml"
+    path.write_text(TEXT.replace("children = [1, 2, 2]", "children = [0, 2, 2]"), encoding="utf-8")
+    assert load_cards(path).display.doubt_values[Zone.CHILDREN] == (0, 2, 2)
 
 
 def test_a_market_the_deck_exactly_fills_loads(tmp_path: Path) -> None:

@@ -10,9 +10,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
+import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,6 +55,61 @@ def test_a_sample_besides_an_earlier_one_shares_none_of_its_mutants() -> None:
         assert len(earlier) == len(later) == 60
         assert not earlier & later
         assert run.draw(jobs, 60, 1202, stratify) & earlier  # without `besides` the two overlap
+
+
+def _kill_module() -> Any:
+    sys.path.insert(0, str(ROOT / "fuzz" / "mutation"))
+    try:
+        import kill
+    finally:
+        sys.path.pop(0)
+    return kill
+
+
+def _python(code: str) -> list[str]:
+    return [sys.executable, "-c", code]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the fuzzer's CPU time from /proc")
+def test_kill_stops_a_child_asleep_without_cpu_but_not_a_busy_or_stopped_one(tmp_path: Path) -> None:
+    kill = _kill_module()
+    env = dict(os.environ)
+    # Asleep and gaining no CPU time: stuck, stopped after the stall (not after its 30 s or the 60 s limit).
+    started = time.monotonic()
+    code, _, _ = kill._run(_python("import time; time.sleep(30)"), str(tmp_path), env, 60.0, stall=1.0, poll=0.2)
+    assert code is None and time.monotonic() - started < 10
+    # Busy for three times the stall: its CPU time grows, so it runs to its end.
+    busy = "import time\nend = time.process_time() + 1.5\nwhile time.process_time() < end: pass\nprint('done')"
+    assert kill._run(_python(busy), str(tmp_path), env, 60.0, stall=0.5, poll=0.1)[:2] == (0, "done\n")
+    # Stopped (as by hand, or starved) for longer than the stall, then continued: not stuck.
+    stopped = ("import os, signal, time\npid = os.getpid()\nif os.fork() == 0:\n"
+               "    time.sleep(2.5)\n    os.kill(pid, signal.SIGCONT)\n    os._exit(0)\n"
+               "os.kill(pid, signal.SIGSTOP)\nprint('resumed')")
+    assert kill._run(_python(stopped), str(tmp_path), env, 60.0, stall=1.0, poll=0.2)[:2] == (0, "resumed\n")
+
+
+def test_kill_reads_cpu_time_and_state_or_says_it_cannot(tmp_path: Path) -> None:
+    kill = _kill_module()
+    if Path("/proc/self/stat").exists():
+        seen = kill._cpu_and_state(os.getpid())
+        assert seen is not None and seen[0] > 0 and seen[1] == "R"
+    assert kill._cpu_and_state(2**22 + 1) is None  # above Linux's largest process id
+
+
+def test_the_cpu_limit_stops_a_busy_child(tmp_path: Path) -> None:
+    kill = _kill_module()
+    code, _, _ = kill._run(_python("while True: pass"), str(tmp_path), dict(os.environ), 1.0, stall=0.5, poll=0.2)
+    assert code == -signal.SIGXCPU
+
+
+def test_cosmic_rays_wall_limit_leaves_a_starved_fuzzer_to_kill() -> None:
+    sys.path.insert(0, str(ROOT / "fuzz" / "mutation"))
+    try:
+        import run
+    finally:
+        sys.path.pop(0)
+    config = tomllib.loads(run._config("src/doubtspec/model", 90.0, []))
+    assert config["cosmic-ray"]["timeout"] >= run.SAFETY_NET
 
 
 REALISTIC = sorted((ROOT / "fuzz" / "mutation" / "realistic").glob("*.diff"))

@@ -7,8 +7,11 @@ the verdict, wall and CPU seconds to the process's exit, the invariants that fir
 of the shortest report's trace (steps, and decisions: the steps that are not chance events).
 
 The limit is CPU seconds of the fuzzer (`RLIMIT_CPU`), not wall seconds: on a shared machine the
-wall clock measures the neighbours' load as much as the fuzzer (a wall limit of ten times as much
-stops a fuzzer that waits on nothing). Both times are reported.
+wall clock measures the neighbours' load as much as the fuzzer. A fuzzer that waits on nothing never
+reaches a CPU limit, so it is also stopped after `STALL` seconds asleep without gaining CPU time
+(`_run`); a fuzzer that is starved by other work (runnable, or stopped by hand) is left to run, so
+the verdict does not depend on the machine's load. Where `/proc` cannot be read, a wall limit of ten
+times the CPU limit stands in. Both times are reported.
 
 Exit status: 1 when the mutant was detected (a violation, or the command failed outright), 0 when
 the fuzzer passed or ran out of time (cosmic-ray counts 0 as survived).
@@ -32,6 +35,10 @@ DEFAULT_LIMIT = 60.0
 HASH_SEED = "0"
 """`PYTHONHASHSEED` of the fuzz run: with the ci profile's fixed seed the run is the same every time
 (`reach.py` relies on it)."""
+STALL = 120.0
+"""Wall seconds the fuzzer may sleep without gaining CPU time before it counts as stuck (a timeout)."""
+POLL = 1.0
+"""Wall seconds between two looks at the fuzzer's CPU time and state."""
 
 
 def _shortest_trace(reports: Path) -> dict[str, object]:
@@ -51,6 +58,54 @@ def _cpu_limit(seconds: float) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (whole, whole + 5))
 
 
+def _cpu_and_state(pid: int) -> tuple[float, str] | None:
+    """The CPU seconds the process `pid` has used (its own and its waited-for children's) and its state letter
+    (`R` runnable, `S`/`D` asleep, `T` stopped, ...), from `/proc`; None where that cannot be read."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # The command name (field 2) is in parentheses and may hold spaces: count fields after its end.
+    fields = stat[stat.rindex(")") + 2:].split()
+    ticks = sum(int(field) for field in fields[11:15])  # utime, stime, cutime, cstime (fields 14-17)
+    return ticks / os.sysconf("SC_CLK_TCK"), fields[0]
+
+
+def _run(argv: list[str], cwd: str, env: dict[str, str], limit: float, stall: float = STALL,
+         poll: float = POLL) -> tuple[int | None, str, str]:
+    """Run `argv` under a CPU limit of `limit` seconds; its exit code (None when stopped as stuck), stdout, stderr.
+
+    The child is stopped as stuck once it has spent `stall` seconds asleep (state `S` or `D`) without its CPU
+    time growing. Runnable and stopped time does not count, nor does time this watcher itself did not run
+    (a gap between two looks counts as two polls at most), so a fuzzer on a loaded machine runs to its verdict.
+    """
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: _cpu_limit(limit))
+    started = last = time.monotonic()
+    used, asleep = -1.0, 0.0
+    while True:
+        try:
+            out, err = proc.communicate(timeout=poll)
+        except subprocess.TimeoutExpired:
+            pass
+        else:
+            return proc.returncode, out, err
+        now = time.monotonic()
+        gap, last = min(now - last, 2 * poll), now
+        seen = _cpu_and_state(proc.pid)
+        if seen is None:
+            stuck = now - started > 10 * limit
+        else:
+            cpu, state = seen
+            asleep = 0.0 if cpu > used else asleep + (gap if state in ("S", "D") else 0.0)
+            used = max(used, cpu)
+            stuck = asleep > stall
+        if stuck:
+            proc.kill()
+            proc.communicate()
+            return None, "", ""
+
+
 def main(argv: list[str]) -> int:
     record = measure(float(argv[0]) if argv else DEFAULT_LIMIT)
     print("DOUBTSPEC-MUTANT " + json.dumps(record))
@@ -67,15 +122,9 @@ def measure(limit: float, source: Path | None = None) -> dict[str, object]:
         reports = Path(tmp) / "reports"
         before = os.times()
         started = time.monotonic()
-        try:
-            proc = subprocess.run([str(command), "fuzz", "--profile", "ci", "--report-dir", str(reports)],
-                                  cwd=tmp, capture_output=True, text=True, timeout=10 * limit,
-                                  env=env,
-                                  preexec_fn=lambda: _cpu_limit(limit))
-        except subprocess.TimeoutExpired:
-            code, tail = None, ""
-        else:
-            code, tail = proc.returncode, (proc.stderr or proc.stdout)[-400:]
+        code, out, err = _run([str(command), "fuzz", "--profile", "ci", "--report-dir", str(reports)], tmp, env,
+                              limit)
+        tail = (err or out)[-400:]
         wall = time.monotonic() - started
         after = os.times()
         cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)

@@ -37,6 +37,10 @@ ROOT = HERE.parent.parent
 MARKER = "DOUBTSPEC-MUTANT "
 MIN_PER_MODULE = 5
 """A stratified sample takes at least this many mutants from each module (all of a smaller one)."""
+SAFETY_NET = 86400.0
+"""cosmic-ray's wall limit per mutant, for a `kill.py` that hangs itself: a day. kill.py stops the fuzzer at
+its CPU limit or when it is stuck, so a wall limit near the CPU limit would only cut a fuzzer starved by
+other work on a loaded machine, and turn a survivor into a timeout."""
 
 
 def settings() -> dict[str, Any]:
@@ -50,7 +54,7 @@ def _config(module_path: str, limit: float, excluded: list[str]) -> str:
     lines = [
         "[cosmic-ray]",
         f'module-path = "{module_path}"',
-        f"timeout = {10 * limit + 60.0}",  # a safety net only: kill.py stops the fuzzer at the limit
+        f"timeout = {max(SAFETY_NET, 10 * limit + 60.0)}",
         f"excluded-modules = {json.dumps(excluded)}",
         f'test-command = "{sys.executable} {kill} {limit}"',
         "",
