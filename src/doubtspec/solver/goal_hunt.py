@@ -141,27 +141,21 @@ def expand(state: GameState, trace: list[Action], roller: GoalRoller, stop_round
            won: Callable[[GameState], bool]) -> list[tuple[GameState, list[Action]]]:
     """Every child of `state` at the start of round `stop_round` (or where the game ends or is won): one per
     choice of the Movement's turn action and Agitation, the rest of the round rolled out once."""
+
+    def branch_point(node: GameState) -> bool:
+        return won(node) or (_branches(node) and len(legal_actions(node)) > 1)
+
     children: list[tuple[GameState, list[Action]]] = []
     pending = [(state, trace)]
     while pending:
         node, path = pending.pop()
-        branched = False
-        for _ in range(_STEPS):
-            if current_actor(node) is Actor.TERMINAL or won(node):
-                break
-            if node.round >= stop_round and not node.pending and node.phase is Phase.MOVEMENT_TURN:
-                break
-            actions = legal_actions(node)
-            if not actions:
-                break
-            if _branches(node) and len(actions) > 1:
-                pending.extend((apply(node, a), [*path, a]) for a in reversed(actions))
-                branched = True
-                break
-            action = roller.choose(node, current_actor(node), actions)
-            path = [*path, action]
-            node = apply(node, action)
-        if not branched:
+        path = list(path)
+        node = play_until(node, path, roller.choose, stop_round, _STEPS, target=branch_point)
+        ended = current_actor(node) is Actor.TERMINAL or won(node)
+        at_stop = node.round >= stop_round and not node.pending and node.phase is Phase.MOVEMENT_TURN
+        if not ended and not at_stop and branch_point(node):
+            pending.extend((apply(node, a), [*path, a]) for a in reversed(legal_actions(node)))
+        else:
             children.append((node, path))
     return children
 

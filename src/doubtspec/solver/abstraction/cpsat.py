@@ -331,9 +331,26 @@ def decide(formulas: Sequence[z3.BoolRef], domain: Callable[[str], Interval], bu
     model that Z3 rejects is reported as UNKNOWN: the translation, not the formula, would be at fault).
     """
     started = time.perf_counter()
+    translation = _translated(formulas, domain)
+    solver = _solver(budget, cap_s, seed, work_limit)
+    status = solver.solve(translation.model)
+    if status == cp_model.INFEASIBLE:
+        return Result(z3.unsat, time.perf_counter() - started, {})
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Result(z3.unknown, time.perf_counter() - started, {})
+    values, confirmed = _confirmed(formulas, translation, solver)
+    return Result(z3.sat if confirmed else z3.unknown, time.perf_counter() - started, values)
+
+
+def _translated(formulas: Sequence[z3.BoolRef], domain: Callable[[str], Interval]) -> Translation:
     translation = Translation(domain)
     for formula in formulas:
         translation.add(formula)
+    return translation
+
+
+def _solver(budget: Budget, cap_s: float, seed: int, work_limit: float | None) -> cp_model.CpSolver:
+    """A CP-SAT solver with `decide`'s settings: one worker, the seed, the wall-time cap and the work limit."""
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = seed
@@ -342,18 +359,18 @@ def decide(formulas: Sequence[z3.BoolRef], domain: Callable[[str], Interval], bu
     solver.parameters.max_time_in_seconds = max(0.01, min(cap_s, budget.left()))
     if work_limit is not None:
         solver.parameters.max_deterministic_time = work_limit
-    status = solver.solve(translation.model)
-    if status == cp_model.INFEASIBLE:
-        return Result(z3.unsat, time.perf_counter() - started, {})
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Result(z3.unknown, time.perf_counter() - started, {})
+    return solver
+
+
+def _confirmed(formulas: Sequence[z3.BoolRef], translation: Translation,
+               solver: cp_model.CpSolver) -> tuple[dict[str, int], bool]:
+    """The solution's integer values, and whether Z3 confirms the whole solution on the formulas themselves."""
     values = {name: int(solver.value(v)) for name, v in translation.ints.items()}
     truths = {name: bool(solver.value(v)) for name, v in translation.bools.items()}
     check = z3.Solver()
     check.add(*formulas)
     check.add(*[z3.Int(n) == v for n, v in values.items()], *[z3.Bool(n) == t for n, t in truths.items()])
-    confirmed = check.check() == z3.sat
-    return Result(z3.sat if confirmed else z3.unknown, time.perf_counter() - started, values)
+    return values, check.check() == z3.sat
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,18 +394,10 @@ def maximize(formulas: Sequence[z3.BoolRef], objective: z3.ArithRef, domain: Cal
     model gives the bound minus one of every value, reported as `at_most` below `reached` = None. A value reached
     is believed only once Z3 confirms the solution on the formulas themselves."""
     started = time.perf_counter()
-    translation = Translation(domain)
-    for formula in formulas:
-        translation.add(formula)
+    translation = _translated(formulas, domain)
     target, _ = translation.term(objective)
     translation.model.maximize(target)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.random_seed = seed
-    solver.parameters.linearization_level = 2
-    solver.parameters.max_time_in_seconds = max(0.01, min(cap_s, budget.left()))
-    if work_limit is not None:
-        solver.parameters.max_deterministic_time = work_limit
+    solver = _solver(budget, cap_s, seed, work_limit)
     status = solver.solve(translation.model)
     seconds = time.perf_counter() - started
     if status == cp_model.INFEASIBLE:
@@ -396,10 +405,6 @@ def maximize(formulas: Sequence[z3.BoolRef], objective: z3.ArithRef, domain: Cal
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Maximum(None, None, seconds, False)
     bound = int(solver.best_objective_bound + 1e-6)
-    values = {name: int(solver.value(v)) for name, v in translation.ints.items()}
-    truths = {name: bool(solver.value(v)) for name, v in translation.bools.items()}
-    check = z3.Solver()
-    check.add(*formulas)
-    check.add(*[z3.Int(n) == v for n, v in values.items()], *[z3.Bool(n) == t for n, t in truths.items()])
-    reached = int(solver.objective_value + 1e-6) if check.check() == z3.sat else None
+    _, confirmed = _confirmed(formulas, translation, solver)
+    reached = int(solver.objective_value + 1e-6) if confirmed else None
     return Maximum(bound, reached, seconds, status == cp_model.OPTIMAL)
