@@ -120,3 +120,32 @@ def test_states_known_clean_are_kept_per_machine_and_forgotten_with_the_engine(g
     assert again.seen is runner.seen and machine.recorder.checks > checks
     derived.forget()
     assert not runner.clean
+
+
+def test_steps_met_again_follow_the_engine_answer_recorded_then(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A step met again (Hypothesis replays an example's prefix) takes the successor the engine gave the first
+    time, the same object, without asking the engine; `derived.forget` (a changed engine) empties the record."""
+    from doubtspec.invariants import derived, machines
+    from doubtspec.model import engine
+
+    calls: list[object] = []
+    real_apply = engine.apply
+
+    def counting_apply(state: object, action: object) -> object:
+        calls.append(action)
+        return real_apply(state, action)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(machines.engine, "apply", counting_apply)
+    machine = machine_for(game, (), Recorder())
+    first = machine()
+    action = engine.legal_actions(first.state)[0]
+    first._apply(action)
+    assert len(calls) == 1 and first.seen is not None and first.seen.state is first.state
+    again = machine()
+    assert again.seen is not None and again.seen.state is first.trail[0]  # Set-Up, met again
+    again._apply(action)
+    assert len(calls) == 1 and again.state is first.state  # the recorded answer, not a new one
+    derived.forget()
+    fresh = machine()
+    fresh._apply(action)
+    assert len(calls) == 2 and fresh.state == first.state and fresh.state is not first.state

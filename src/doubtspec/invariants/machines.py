@@ -45,6 +45,7 @@ from doubtspec.invariants.catalog import (
     TransitionInvariant,
 )
 from doubtspec.invariants.groups.oracle import ORACLE_ACTIONS
+from doubtspec.invariants.known import Met, Node, Step, remember
 from doubtspec.invariants.profiles import PROFILES
 from doubtspec.model import engine
 from doubtspec.model.actions import (
@@ -219,67 +220,6 @@ ORACLE = "oracle.solver"
 """A Z3 call per check: it runs on one step in one example of `oracle_every` (`Profile.oracle_every`)."""
 
 
-# --- verdicts already known --------------------------------------------------------------------
-
-
-class _Seen:
-    """A state as a key of `GameMachine.clean`: its hash computed once (states are compared by value)."""
-
-    __slots__ = ("full", "hash", "state")
-
-    def __init__(self, state: GameState, hashed: int) -> None:
-        self.state = state
-        self.hash = hashed
-        self.full = False
-        """Whether the `SAMPLED` checks were among those that passed (once this key is recorded)."""
-
-    def __hash__(self) -> int:
-        return self.hash
-
-    def __eq__(self, other: object) -> bool:
-        return self is other or (isinstance(other, _Seen) and self.hash == other.hash and self.state == other.state)
-
-
-class _Step:
-    """A step (before, action, after) as a key of `GameMachine.clean`."""
-
-    __slots__ = ("action", "after", "before", "hash")
-
-    def __init__(self, before: _Seen, action: Action, after: _Seen) -> None:
-        self.before = before
-        self.action = action
-        self.after = after
-        self.hash = hash((before.hash, action, after.hash))
-
-    def __hash__(self) -> int:
-        return self.hash
-
-    def __eq__(self, other: object) -> bool:
-        # The states are the recorded keys themselves when known (`_check_state`): mostly a comparison of identity.
-        return (isinstance(other, _Step) and self.hash == other.hash and self.action == other.action
-                and (self.before is other.before or self.before == other.before)
-                and (self.after is other.after or self.after == other.after))
-
-
-def _seen(state: GameState) -> _Seen | None:
-    """`state` as a key, or None when it cannot be hashed (`contract.hash-eq` reports that)."""
-    try:
-        return _Seen(state, hash(state))
-    except Exception:
-        return None
-
-
-CLEAN_SIZE = 200_000
-"""At most this many states and steps known to pass; a full record starts again empty."""
-
-
-def _remember(clean: dict[object, object], key: object, value: object) -> None:
-    """Record `key` as passed in `clean`, emptying a full record first (`CLEAN_SIZE`)."""
-    if len(clean) >= CLEAN_SIZE:
-        clean.clear()
-    clean[key] = value
-
-
 def _raised(exc: Exception) -> str:
     """The finding of a check that raised instead of answering."""
     return f"the check raised {type(exc).__name__}: {exc}"
@@ -322,15 +262,14 @@ class GameMachine(RuleBasedStateMachine):
     passed_prefixes: ClassVar[set[int]] = set()
     """Corpus prefixes (by index) this run has checked and found clean."""
     clean: ClassVar[dict[object, object]] = derived.memo()
-    """The states (`_Seen`), steps (`_Step`) and games (actions, rounds, final state) of this run whose checks
-    all passed: for a step, True when the `SAMPLED` ones were among them, False when only the others were;
-    for a state, its recorded key itself, which says so in `full`; for a game, True.
+    """The verdicts already known: the states (`Node`), steps (`Step`) and games (actions, rounds, final state)
+    of this run whose checks all passed: for a step, True when the `SAMPLED` ones were among them, False when
+    only the others were; for a state, its node itself, which says so in `full`; for a game, True.
 
-    Every check is a function of what it is given (a state, a step, a game), compared by value, so one
-    met again passes again and its checks are skipped. Hypothesis meets most of them again: its target
-    phase, its mutations and its shrinking replay an example's prefix (in a ci run, 93 states of 100 are
-    met again). The keys are values, not the actions that led to them, so a nondeterministic engine cannot
-    hide behind the record. Emptied by `derived.forget` (a mutant changes the engine)."""
+    Every check is a function of what it is given (a state, a step, a game), compared by value, so one met
+    again passes again and its checks are skipped (see `known`). Emptied by `derived.forget`."""
+    met: ClassVar[Met] = Met()
+    """The states this run has met, with the engine's answers about them (`known.Met`)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -356,8 +295,8 @@ class GameMachine(RuleBasedStateMachine):
         """States checked so far in this example: the chances of every `SAMPLED` state check (see `_due`)."""
         self.step_chances = 0
         """Steps checked so far in this example: the chances of every `SAMPLED` transition check."""
-        self.seen: _Seen | None = None
-        """`self.state` as a key of `clean` (None: not made, or the state cannot be hashed)."""
+        self.seen: Node | None = None
+        """The node of `self.state` in `met` (None: the state cannot be hashed)."""
         self.oracle_kind: type | None = None
         self.oracle_done = False
         self.from_corpus = 0
@@ -390,7 +329,11 @@ class GameMachine(RuleBasedStateMachine):
         except Exception as exc:
             self._fail(NO_CRASH, f"new_game raised {type(exc).__name__}: {exc}", None, None)
             raise AssertionError("unreachable") from exc  # _fail raises; keeps the type checker informed
+        node = type(self).met.node(state)
+        if node is not None:
+            state = node.state
         self.state = state
+        self.seen = node
         self.trail: list[GameState] = [state]
         """Every state of the game so far (the trace's states), to find where a sampled check first fails."""
         self._check_state(None, state)
@@ -462,12 +405,13 @@ class GameMachine(RuleBasedStateMachine):
         self.state_chances = seen + 1
         cls = type(self)
         full = seen % cls.check_every == 0
-        key = _seen(state) if self.states_checked else None  # nothing to skip, nothing to hash
+        key = self.seen  # the node of `state` (set by the caller), or None
+        if not self.states_checked:
+            return
         clean = cls.clean
         known = clean.get(key) if key is not None else None
-        if isinstance(known, _Seen):
-            key = known  # the recorded key: later comparisons with it are of identity
-        self.seen = key
+        if key is not None and isinstance(known, Node) and known is not key:
+            key.full = key.full or known.full  # met again after `met` started afresh: the verdict stands
         if key is None or known is None or (full and not key.full):
             due = self.states_checked if full else cls._state_unsampled
             for inv in due:
@@ -480,19 +424,28 @@ class GameMachine(RuleBasedStateMachine):
             if key is not None:
                 key.full = key.full or full
                 if known is None:
-                    _remember(clean, key, key)
+                    remember(clean, key, key)
         recorder.checks += len(self.states_checked)
 
     def _apply(self, action: Action) -> None:
         before = self.state
-        before_key = (self.seen if self.seen is not None and self.seen.state is before
-                      else _seen(before) if self.transitions_checked else None)
+        before_key = self.seen
         self.actions.append(action)
-        try:
-            after = engine.apply(before, action)
-        except Exception as exc:
-            self._fail(NO_CRASH, f"apply({action}) raised {type(exc).__name__}: {exc}", before, None)
-            return
+        after_key = before_key.successors.get(action) if before_key is not None else None
+        if after_key is not None:
+            after = after_key.state  # a step met before: the engine's answer then (see `known`)
+        else:
+            try:
+                after = engine.apply(before, action)
+            except Exception as exc:
+                self._fail(NO_CRASH, f"apply({action}) raised {type(exc).__name__}: {exc}", before, None)
+                return
+            after_key = type(self).met.node(after)
+            if after_key is not None:
+                after = after_key.state
+                if before_key is not None:
+                    before_key.successors[action] = after_key
+        self.seen = after_key
         recorder = self.recorder
         recorder.steps += 1
         self.rounds.append(after.round)
@@ -504,8 +457,7 @@ class GameMachine(RuleBasedStateMachine):
         self.step_chances = seen + 1
         cls = type(self)
         full = seen % cls.check_every == 0
-        after_key = self.seen
-        key = (_Step(before_key, action, after_key)
+        key = (Step(before_key, action, after_key)
                if before_key is not None and after_key is not None and self.transitions_checked else None)
         clean = cls.clean
         known = clean.get(key) if key is not None else None
@@ -523,7 +475,7 @@ class GameMachine(RuleBasedStateMachine):
             if message is not None:
                 self._fail(inv, message, before, after)
         if key is not None and due is not cls._oracle_only:
-            _remember(clean, key, full or bool(known))
+            remember(clean, key, full or bool(known))
         recorder.checks += len(self.transitions_checked)
         self.state = after
         if after.outcome is not None:
@@ -541,7 +493,7 @@ class GameMachine(RuleBasedStateMachine):
             return
         trace = Trace(game, tuple(self.actions), state, tuple(self.rounds))
         # A game met again (the same actions, rounds and final state: the same `Trace`) passes again.
-        final = self.seen if self.seen is not None and self.seen.state is state else _seen(state)
+        final = self.seen
         key = (trace.actions, trace.rounds, final) if final is not None else None
         clean = type(self).clean
         if key is None or key not in clean:
@@ -553,7 +505,7 @@ class GameMachine(RuleBasedStateMachine):
                 if message is not None:
                     self._fail(inv, message, None, state)
             if key is not None:
-                _remember(clean, key, True)
+                remember(clean, key, True)
         self.recorder.checks += len(self.traces_checked)
 
     def _choose(self, data: st.DataObject, kind: ActionKind) -> None:
@@ -573,7 +525,13 @@ class GameMachine(RuleBasedStateMachine):
             state = self.state
             if state.outcome is not None:
                 return
-            actions = catalog.legal(state)
+            node = self.seen
+            if node is None:
+                actions = catalog.legal(state)
+            elif node.legal is None:
+                actions = node.legal = catalog.legal(state)
+            else:
+                actions = node.legal  # a state met before: the engine's answer then (see `known`)
             if not actions:
                 return  # `liveness.actions` has already reported this state
             decision = not isinstance(actions[0], Chance)
@@ -585,17 +543,23 @@ class GameMachine(RuleBasedStateMachine):
             pool: Sequence[Action] = actions
             if decision and len(actions) > 1:
                 # Steering first (a per-game choice), then this rule's kind among what is left.
+                steering: bool | None = None
                 if state.phase is Phase.COMPANY_PLAY and not state.pending:
                     if self.prudent is None:
                         self.prudent = choice.draw_boolean(0.5)
-                    if self.prudent:
-                        pool = _prudent(state, pool)
+                    steering = self.prudent
                 elif state.phase is Phase.MOVEMENT_TURN:
                     if self.organised is None:
                         self.organised = choice.draw_boolean(0.5)
-                    if self.organised:
-                        pool = _organised(state, pool)
-                pool = [a for a in pool if kind_of(a) is kind] or pool
+                    steering = self.organised
+                found = node.pools.get((steering, kind)) if node is not None else None
+                if found is None:
+                    if steering:
+                        pool = _prudent(state, pool) if state.phase is Phase.COMPANY_PLAY else _organised(state, pool)
+                    found = [a for a in pool if kind_of(a) is kind] or pool
+                    if node is not None:
+                        node.pools[steering, kind] = found
+                pool = found
             self._apply(pool[choice.draw_integer(0, len(pool) - 1) if len(pool) > 1 else 0])
 
     # -- where an example starts --
@@ -628,7 +592,9 @@ class GameMachine(RuleBasedStateMachine):
                 self.actions.append(action)
                 self.rounds.append(state.round)
                 self.trail.append(state)
-            self.state = state
+            node = type(self).met.node(state)
+            self.state = node.state if node is not None else state
+            self.seen = node
         else:
             for action in prefix:
                 self._apply(action)  # raises on a violation, leaving the prefix unmarked
@@ -818,7 +784,7 @@ def machine_for(game: Game, invariants: tuple[Invariant, ...] = CATALOG,
     attributes = {"game": game, "selection": invariants, "recorder": recorder or Recorder(),
                   "check_every": check_every or GameMachine.check_every,
                   "oracle_every": oracle_every or GameMachine.oracle_every, "passed_prefixes": set(),
-                  "clean": derived.memo(),
+                  "clean": derived.memo(), "met": Met(),
                   "corpus_share": GameMachine.corpus_share if corpus_share is None else corpus_share,
                   "_configured_for": None, "__module__": __name__}
     machine = type(name, (GameMachine,), attributes)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter
 
 from doubtspec.invariants.derived import at_rest, hand_limit, icon_agitations, legal, messaging_price
@@ -188,15 +189,24 @@ def _payments(up: list[tuple[int, int]], cost: int, tokens: int) -> set[tuple[in
     A set is allowed when it has no superfluous card (without its smallest card it would not cover the cost
     by itself) and the tokens cover what it leaves; flipping nothing is allowed when the tokens cover all.
     """
-    allowed: set[tuple[int, ...]] = set()
-    for mask in range(1 << len(up)):
-        chosen = [up[i] for i in range(len(up)) if mask >> i & 1]
-        value = sum(v for _, v in chosen)
-        if chosen and value - min(v for _, v in chosen) >= cost:
+    positions = [p for p, _ in up]
+    return {tuple(sorted(positions[i] for i in chosen))
+            for chosen in _payment_indices(tuple(v for _, v in up), cost, tokens)}
+
+
+@functools.lru_cache(maxsize=4096)
+def _payment_indices(values: tuple[int, ...], cost: int, tokens: int) -> tuple[tuple[int, ...], ...]:
+    """`_payments` by index into `values` (the face-up cards' Influence): a function of the numbers alone,
+    kept for the next Tableau with the same values (a full face-up Tableau has 256 subsets to try)."""
+    allowed: list[tuple[int, ...]] = []
+    for mask in range(1 << len(values)):
+        chosen = [i for i in range(len(values)) if mask >> i & 1]
+        value = sum(values[i] for i in chosen)
+        if chosen and value - min(values[i] for i in chosen) >= cost:
             continue
         if cost - value <= tokens:
-            allowed.add(tuple(sorted(p for p, _ in chosen)))
-    return allowed
+            allowed.append(tuple(chosen))
+    return tuple(allowed)
 
 
 def influence_payment_check(state: GameState) -> str | None:
