@@ -91,13 +91,11 @@ Its time varies with the seed far more than with the limit: on the round-3 star 
 0 and 1 take 8-21 CPU-seconds (8.4 units for seed 0), seeds 7919 and 15838 take 31 and 102, where Z3 made no
 progress in 45 minutes. Fixed seeds make the answer the same on every run. The third figure is CP-SAT's
 linearization level."""
-CUT_TRIES: tuple[tuple[int, float, int], ...] = ((0, 15.0, 2),)
-"""The star cut's first ask of CP-SAT for a round's bound: the try that proves the shipped set's round-3 bound (8.4
-units); a bound it leaves open or refutes is asked again after the refinement (`ScheduleProver._refine`)."""
 REFINED_TRIES: tuple[tuple[int, float, int], ...] = ((1, 160.0, 1),)
-"""The star cut's ask after the refinement (see `ScheduleProver._refine`), measured on `tests/data/large.toml`: the
-round-3 bound proved with seed 1 at linearization level 1 in 121 CPU-seconds (seeds 0 and 1 at level 2 undecided
-after 200 units)."""
+"""The star cut's CP-SAT ask for a round's bound, after the refinement (see `ScheduleProver._refine`). With the
+round relation's draw and seeding rules the shipped set's round-3 bound is no longer proved by seed 0 at level 2
+within 60 units (it was in 8.4 before them); seed 1 at linearization level 1 proves it in 18-27 CPU-seconds, and the
+large file's in 121, where seed 0 at level 2 was undecided after 200 units (docs/solver.md)."""
 REFINED_WALL_CAP_S = 600.0
 """The most wall time the refined ask may take (the budget bounds it too)."""
 CPSAT_ASKS = 2
@@ -537,10 +535,7 @@ class ScheduleProver:
                     break
             self._learn_facts(r, budget)
             if r in self._bound_open and cpsat:
-                self._bound_fact(r, budget, retry=True, cpsat_min_s=CUT_CPSAT_MIN_S, blocking=False, tries=CUT_TRIES)
-            if r not in self._stars_proved and cpsat and self._refine(r, budget):
-                # a run CP-SAT found may be one the refinement refuses: the bound is asked again
-                self._refuted.discard((r, self._stars_at_most.get(r - 1, r - 1)))
+                self._refine(r, budget)
                 self._bound_fact(r, budget, retry=True, cpsat_min_s=CUT_CPSAT_MIN_S, blocking=False,
                                  tries=REFINED_TRIES, refined=True)
             if r not in self._stars_proved:
@@ -570,12 +565,12 @@ class ScheduleProver:
         return added
 
     def _refine(self, k: int, budget: Budget) -> bool:
-        """Once, for a star bound of round `k` the cut's first CP-SAT ask did not prove: add what every game meets
-        and the round relation leaves out, as facts of rounds 0..`k` (checked against the engine in the tests):
+        """Once, before the star cut asks CP-SAT for the bound of round `k`: add what every game meets and the
+        round relation leaves out, as facts of rounds 0..`k` (checked against the engine in the tests):
         the Victims no Messaging can remove yet (`_removal_facts`, with the caps of `_cap_removals`) and the
-        Market's stack order between rounds (`CompanyLayout.stack_order`). Whether anything was added. All are kept
-        out of the first ask: on the shipped set CP-SAT proves the round-3 bound without them, and with the stack
-        order in the round relation it had been slower there (see docs/solver.md)."""
+        Market's stack order between rounds (`CompanyLayout.stack_order`). Whether anything was added. As facts
+        they stay out of the round relation (inside it the stack order had slowed the shipped set's bound) and out
+        of the questions that never ask CP-SAT."""
         if self._refined or self.layout is None or budget.left() < CUT_CPSAT_MIN_S:
             return False
         self._refined = True
