@@ -191,13 +191,14 @@ def test_the_cut_facts_admit_every_simulated_game(company: str, movement: str) -
 @pytest.fixture(scope="module")
 def refined_large() -> ScheduleProver:
     """The large file's prover with the star cut's facts of rounds 1-3 (Z3 alone), the removal facts the Movement's
-    bounds give and the refinement (`ScheduleProver._refine`: the stack order and the Messaging caps)."""
+    bounds give, the refinement (`ScheduleProver._refine`: the stack order) and the Messaging caps (`_cap_removals`)."""
     game = GAMES["large"]
     model = CompanyAbstraction.of(game)
     prover = ScheduleProver(model.system(STAR), STAR, model.lemmas(), layout=model.layout, removals=model.messaging)
     budget = Budget.of(300)
     prover.cut_stars(4, game.cards.rules.stars_to_win, budget, cpsat=False)
     assert prover._refine(3, budget)
+    assert prover._cap_removals(3, budget)
     return prover
 
 
