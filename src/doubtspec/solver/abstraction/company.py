@@ -264,12 +264,10 @@ class CompanyLayout:
         covered class's Market count is at least the covering class's. Every game state between rounds meets it
         (checked against the engine in `tests/test_solver_abstraction_company.py`); the round relation does not
         imply it, since it lets any card of a dealt stack be bought, so a check that asserts it excludes runs
-        that are no games. No prover asserts it yet: on `tests/data/large.toml` it refuses the abstract run with a
-        star after round 3 that bought Distribution Network (#61) from under Sales Conference (#62), but not the
-        next one: with all twelve pairs (and the Movement's per-round removal bounds) CP-SAT still finds a run
-        with a star after round 3 that keeps the order (the even card bought in round 1, the odd one in round 2),
-        so the round-3 star bound stays false in the abstraction with it; inside the round relation it also
-        slowed the shipped set's bound."""
+        that are no games. The star cut asserts it as facts before its CP-SAT ask (`ScheduleProver._refine`): on
+        `tests/data/large.toml` it refuses an abstract run with a star after round 3 that bought Distribution
+        Network (#61) from under Sales Conference (#62). Inside the round relation it had slowed the shipped set's
+        bound."""
         chosen = self.covered if pairs is None else pairs
         return [state[f"market_{self.classes[odd].name}"] >= state[f"market_{self.classes[even].name}"]
                 for odd, even in chosen]
