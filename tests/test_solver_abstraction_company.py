@@ -209,6 +209,38 @@ def test_a_pooled_payment_the_game_forbids_is_refused() -> None:
     assert round_with((6, 53)) == z3.sat
 
 
+def test_a_play_phase_draw_needs_a_drawing_card_in_the_starting_hand() -> None:
+    """On Your Go: a card enters the hand in the Play Phase only by a draw effect, so no card is drawn there unless a
+    card that draws was in the hand when the turn began and is played (the drawn drawing cards cannot start the
+    chain). On the large file an abstract round drew Sales Representative, Distribution Network and Sales
+    Conference, each paid for by another's draw, from a hand without any."""
+    admission = ADMISSIONS["large"]
+    layout = admission.model.layout
+    drawing = [k for k in layout.classes if k.standard_totals.draw]
+    assert drawing
+    drawn = z3.Sum([z3.Int(f"drawdeck_{k.name}@step") + z3.Int(f"drawcycle_{k.name}@step") for k in layout.classes])
+    none_in_hand = [admission.pre[f"hand_{k.name}"] == 0 for k in drawing]
+    assert admission.solver.check(*none_in_hand, drawn >= 1) == z3.unsat
+    first = drawing[0]
+    one_in_hand = [admission.pre[f"hand_{k.name}"] == (1 if k is first else 0) for k in drawing]
+    assert admission.solver.check(*one_in_hand, drawn >= 1) == z3.sat
+
+
+def test_a_sequence_seeds_the_whole_chart_row_while_the_supply_lasts() -> None:
+    """Reshuffle Sequence B: every row of the Social Acceptance Chart seeds at least one Adult, and a zone gets fewer
+    Victims than its row only when the supply runs out. The abstraction once seeded no Middle Age Victim with the
+    supply nearly full, which made the next Sequence score one more."""
+    for name in ("shipped", "large"):
+        admission = ADMISSIONS[name]
+        game = GAMES[name]
+        assert all(row.victims[1] >= 1 for row in game.cards.display.chart)
+        sequence = [z3.Bool("sequence@step"),
+                    z3.Sum([admission.post[f"victims_{z}"] for z in ("children", "adults", "middle_age", "elderly")])
+                    <= 10]
+        assert admission.solver.check(*sequence) == z3.sat, name
+        assert admission.solver.check(*sequence, z3.Int("seeded_adults@step") == 0) == z3.unsat, name
+
+
 def _stack_order_broken(name: str, seed: int, matchup: Matchup, max_rounds: int) -> tuple[int, list[str]]:
     """How many states between rounds a simulated game passes, and the stack orders (`CompanyLayout.stack_order`)
     that any of them breaks."""

@@ -186,3 +186,52 @@ def test_the_cut_facts_admit_every_simulated_game(company: str, movement: str) -
         states = _states(GAMES["shipped"], seed, Matchup(company, movement), 2)
         if len(states) >= 2:
             assert _admitted(prover, layout, states), f"seed {seed}: a fact of the star cut cuts off a game"
+
+
+@pytest.fixture(scope="module")
+def refined_large() -> ScheduleProver:
+    """The large file's prover with the star cut's facts of rounds 1-3 (Z3 alone), the removal facts the Movement's
+    bounds give, the refinement (`ScheduleProver._refine`: the stack order) and the Messaging caps (`_cap_removals`)."""
+    game = GAMES["large"]
+    model = CompanyAbstraction.of(game)
+    prover = ScheduleProver(model.system(STAR), STAR, model.lemmas(), layout=model.layout, removals=model.messaging)
+    budget = Budget.of(300)
+    prover.cut_stars(4, game.cards.rules.stars_to_win, budget, cpsat=False)
+    assert prover._refine(3, budget)
+    assert prover._cap_removals(3, budget)
+    return prover
+
+
+def test_the_refinement_adds_the_closed_zones_and_the_stack_order(refined_large: ScheduleProver) -> None:
+    """Rounds 1-2 lose no Victim but Children's in round 2 (the bounds alone); round 3 keeps Middle Age and Elderly
+    (turn 3's Messaging capped at 3 on the Movement's abstraction); the stack order of every state up to round 3."""
+    texts = [fact.text for fact in refined_large.facts]
+    removals = [t for t in texts if t.startswith("no Victim removed")]
+    assert len(removals) == 4 + 3 + 2
+    assert "no Victim removed from middle_age in round 3 (Messaging caps of the Movement's abstraction)" in texts
+    assert "no Victim removed from children in round 2" not in texts
+    assert sum(t.startswith("the Market's stack order") for t in texts) == 4 * len(refined_large.layout.covered)
+    assert "movement-messaging-caps" in refined_large.lemma_names()
+
+
+@pytest.mark.parametrize(("company", "movement"), list(itertools.product(AGENTS, AGENTS)))
+def test_the_refined_facts_admit_every_simulated_game(refined_large: ScheduleProver, company: str,
+                                                      movement: str) -> None:
+    """Every fact of the refined prover (removals, stack order, the cut's facts) holds in simulated games of every
+    pairing on the large file, rounds 0-3."""
+    layout = CompanyAbstraction.of(GAMES["large"]).layout
+    for seed in range(2):
+        states = _states(GAMES["large"], seed, Matchup(company, movement), 3)
+        if len(states) >= 2:
+            assert _admitted(refined_large, layout, states), f"seed {seed}: a refined fact cuts off a game"
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), company=st.sampled_from(AGENTS), movement=st.sampled_from(AGENTS))
+def test_the_refined_facts_admit_generated_games(refined_large: ScheduleProver, seed: int, company: str,
+                                                 movement: str) -> None:
+    layout = CompanyAbstraction.of(GAMES["large"]).layout
+    states = _states(GAMES["large"], seed, Matchup(company, movement), 3)
+    if len(states) >= 2:
+        assert _admitted(refined_large, layout, states)

@@ -128,7 +128,7 @@ def test_a_bound_cpsat_leaves_open_gets_a_second_seed(monkeypatch: pytest.Monkey
     seeds: list[int] = []
 
     def decide(formulas: list[z3.BoolRef], domain: object, budget: Budget, cap_s: float,
-               seed: int = 0, work_limit: float | None = None) -> cpsat.Result:
+               seed: int = 0, work_limit: float | None = None, linearization: int = 2) -> cpsat.Result:
         seeds.append(seed)
         return cpsat.Result(next(answers), cap_s / 10, {})
 
@@ -154,7 +154,7 @@ def test_a_bound_a_run_breaks_is_not_asked_again(monkeypatch: pytest.MonkeyPatch
     asked: list[int] = []
 
     def decide(formulas: list[z3.BoolRef], domain: object, budget: Budget, cap_s: float,
-               seed: int = 0, work_limit: float | None = None) -> cpsat.Result:
+               seed: int = 0, work_limit: float | None = None, linearization: int = 2) -> cpsat.Result:
         asked.append(seed)
         return cpsat.Result(next(answers), cap_s / 10, {})
 

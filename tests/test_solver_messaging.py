@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from doubtspec.agents.base import Matchup, make_agent
 from doubtspec.agents.simulate import iter_game
 from doubtspec.model.actions import Action, ChooseStart, Message, MovementBuy, MovementPlay, Pass
-from doubtspec.model.cards import BonusKind, MarketAction, load_cards
+from doubtspec.model.cards import BonusKind, MarketAction, Zone, load_cards
 from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
 from doubtspec.model.game import Game
 from doubtspec.model.movement import face_up_icons
@@ -31,13 +31,19 @@ from doubtspec.model.state import Actor, GameState, Phase, Side
 from doubtspec.model.steps import ChooseStartingCard, Messaging
 from doubtspec.solver.abstraction.company import STAR, CompanyAbstraction
 from doubtspec.solver.abstraction.messaging import ZONES, MessagingBounds
+from doubtspec.solver.abstraction.messaging_caps import candidates, prove_caps
 from doubtspec.solver.abstraction.system import Fresh
+from doubtspec.solver.verdict import Budget
 
 DATA = Path(__file__).parent / "data"
 FILES = {"shipped": None, "tiny": DATA / "tiny.toml", "tiny3": DATA / "tiny3.toml",
          "tiny_movement": DATA / "tiny_movement.toml", "large": DATA / "large.toml"}
 GAMES = {name: Game(load_cards(path)) for name, path in FILES.items()}
-BOUNDS = {name: MessagingBounds.of(game) for name, game in GAMES.items()}
+DERIVED = {name: MessagingBounds.of(game) for name, game in GAMES.items()}
+CAPS = {name: prove_caps(GAMES[name], bounds, 5, Budget.of(120)) for name, bounds in DERIVED.items()}
+BOUNDS = {name: bounds.with_action_caps(CAPS[name]) for name, bounds in DERIVED.items()}
+"""The bounds with the caps proved on the Movement's abstraction (`messaging_caps`): every engine check below is
+made against these, the tighter figures."""
 AGENTS = ("random", "careful", "greedy")
 
 
@@ -333,3 +339,99 @@ def test_the_abstraction_refuses_a_round_one_removal() -> None:
     removed = z3.Or(*[z3.Int(f"msg_{z.key}@1") < pre[f"victims_{z.key}"] for z in ZONES])
     assert solver.check(removed) == z3.unsat
     assert solver.check() == z3.sat
+
+
+# --- closed Zones and the caps proved on the Movement's abstraction ---
+
+
+def test_a_zone_no_action_can_open_is_closed() -> None:
+    """A Zone's Set-Up Doubt token is paid from one action's Messaging, before its first Victim: with at most 1
+    Messaging in turn 1 and 2 in turn 2 no Zone opens in round 1 and only Children (token 1) in round 2; the
+    derived figure for turn 3 (7) opens every Zone."""
+    derived = DERIVED["shipped"]
+    assert derived.costliest == (1, 2, 3, 3)
+    assert derived.closed(1) == tuple(ZONES)
+    assert derived.closed(2) == (Zone.ADULTS, Zone.MIDDLE_AGE, Zone.ELDERLY)
+    assert derived.closed(3) == ()
+    assert not derived.admits(2, [0, 1, 0, 0])
+    assert derived.admits(2, [1, 0, 0, 0])
+    assert derived.admits(3, [0, 0, 1, 0])
+
+
+@pytest.mark.parametrize("name", ["shipped", "large"])
+def test_the_movement_abstraction_caps_turn_three(name: str) -> None:
+    """Middle Age and Elderly need 4 Messaging in turn 3's action (token 3 and a Victim); the Movement's abstraction
+    (no Pacing after round 1) refutes it, so both Zones are closed in round 3 and open from round 4."""
+    assert candidates(DERIVED[name], 5) == [(3, 4)]
+    assert CAPS[name] == {3: 3}
+    capped = BOUNDS[name]
+    assert capped.closed(3) == (Zone.MIDDLE_AGE, Zone.ELDERLY)
+    assert capped.closed(4) == ()
+    assert not capped.admits(3, [0, 0, 1, 0])
+    assert capped.admits(3, [1, 0, 0, 0])
+
+
+def _three_turns(name: str, seeds: Iterable[int], cap: int) -> tuple[int, int]:
+    """The Movement's first three turns, every Movement choice and chance outcome of each explored (the Company's
+    turns between them at random, several per end state): each Messaging action's icons and tokens stay within the
+    capped figure of its turn, and each Message offered within the capped bounds. Returns the states seen and the
+    most Messaging seen in turn 3."""
+    bounds = BOUNDS[name]
+    rng = random.Random(11)
+    seen_states = 0
+    most = 0
+
+    def explore(root: GameState) -> list[GameState]:
+        nonlocal seen_states, most
+        watch = Watch(name)
+        watch.round = root.round
+        seen = {root}
+        stack = [root]
+        ends = []
+        while stack and len(seen) < cap:
+            state = stack.pop()
+            if state.outcome is not None:
+                continue
+            if current_actor(state) is Actor.COMPANY or state.round != root.round:
+                ends.append(state)
+                continue
+            if state.pending and isinstance(state.pending[0], Messaging):
+                have = state.pending[0].icons + state.messaging
+                assert have <= bounds.action[state.round - 1], (name, state.round, have)
+                if state.round == 3:
+                    most = max(most, have)
+            watch.removed = [0, 0, 0, 0]
+            watch.see(state)
+            for action in legal_actions(state):
+                after = apply(state, action)
+                if after not in seen:
+                    seen.add(after)
+                    stack.append(after)
+        seen_states += len(seen)
+        return ends
+
+    for root in _setups(GAMES[name], seeds):
+        for first in {(s.tableau, s.m_hand, s.influence, s.messaging): s for s in explore(root)}.values():
+            second = _company_turn(first, rng)
+            if second.outcome is not None:
+                continue
+            for end in {(s.tableau, s.m_hand, s.influence, s.messaging): s for s in explore(second)}.values():
+                third = _company_turn(end, rng)
+                if third.outcome is None:
+                    explore(third)
+    return seen_states, most
+
+
+@pytest.mark.parametrize("name", ["shipped", "large"])
+def test_the_first_three_movement_turns_stay_within_the_caps(name: str) -> None:
+    states, most = _three_turns(name, range(3), 2_000)
+    assert states > 1000
+    assert 0 < most <= CAPS[name][3]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["shipped", "large"])
+def test_many_first_three_movement_turns_stay_within_the_caps(name: str) -> None:
+    states, most = _three_turns(name, range(100), 3_000)
+    assert states > 50_000
+    assert most == CAPS[name][3]  # the cap is reached: 3 Messaging in turn 3 is a game's

@@ -398,7 +398,8 @@ def abstraction_for(game: Game, query: Query) -> AbstractionProver | SchedulePro
     else:
         return None  # the Company's defeats have no abstraction here yet
     model = company_abstraction.CompanyAbstraction.of(game)
-    return ScheduleProver(model.system(target), target, model.lemmas(), model.layout.cube_terms, layout=model.layout)
+    return ScheduleProver(model.system(target), target, model.lemmas(), model.layout.cube_terms, layout=model.layout,
+                          removals=model.messaging)
 
 
 def peak_memory_mib() -> float:

@@ -20,12 +20,13 @@ Company's. What is admitted beyond the game, so that every game run is a run of 
   each play's least number of payers, and the plays of cost 1 paying at least the smallest
   Budgets spent, one card each), reserve activations are at most the matching plays times the
   matching cards in the Reserve, draws are at most what
-  the played draw effects ask for; once a draw reshuffles mid-play, the drawn cards may come from
-  anything discarded so far and the deck/discard split after the Play Phase is free (so the loop
+  the played draw effects ask for (and none unless a drawing card held when the turn began is
+  played); once a draw reshuffles mid-play, the drawn cards may come from anything discarded so far
+  and the deck/discard split after the Play Phase is free (so the loop
   of a cheap draw card through the mid-play reshuffle is counted, never capped);
 * buys: any card of a pile or a dealt stack (not only the top), any card of the trash pile at its
   Budget + 1, discounts pooled; Profit and Victims gained may fall short of the printed amount
-  (piece limits), Victims only once the supply is empty;
+  (piece limits), Victims (played or seeded) only once the supply is empty;
 * Economic Defeat and Marginalization are not applied (a run that would end goes on), and
   Lobbying may spend any Profit up to the lobby effects played.
 
@@ -263,12 +264,10 @@ class CompanyLayout:
         covered class's Market count is at least the covering class's. Every game state between rounds meets it
         (checked against the engine in `tests/test_solver_abstraction_company.py`); the round relation does not
         imply it, since it lets any card of a dealt stack be bought, so a check that asserts it excludes runs
-        that are no games. No prover asserts it yet: on `tests/data/large.toml` it refuses the abstract run with a
-        star after round 3 that bought Distribution Network (#61) from under Sales Conference (#62), but not the
-        next one: with all twelve pairs (and the Movement's per-round removal bounds) CP-SAT still finds a run
-        with a star after round 3 that keeps the order (the even card bought in round 1, the odd one in round 2),
-        so the round-3 star bound stays false in the abstraction with it; inside the round relation it also
-        slowed the shipped set's bound."""
+        that are no games. The star cut asserts it as facts before its CP-SAT ask (`ScheduleProver._refine`): on
+        `tests/data/large.toml` it refuses an abstract run with a star after round 3 that bought Distribution
+        Network (#61) from under Sales Conference (#62). Inside the round relation it had slowed the shipped set's
+        bound."""
         chosen = self.covered if pairs is None else pairs
         return [state[f"market_{self.classes[odd].name}"] >= state[f"market_{self.classes[even].name}"]
                 for odd, even in chosen]
@@ -557,7 +556,15 @@ class CompanyAbstraction:
             return _sum(terms)
 
         if any_draw:
-            c.append(_sum(from_deck[k.index] + recycled[k.index] for k in classes) <= asked("draw"))
+            drawn_in_play = _sum(from_deck[k.index] + recycled[k.index] for k in classes)
+            c.append(drawn_in_play <= asked("draw"))
+            if not any(k.reserve_totals.draw for k in classes):
+                # On Your Go (Play Phase) and Cards: a card enters the hand during the Play Phase only by a draw
+                # effect, so the first card drawn there is drawn by a card that was in the hand when the turn began.
+                # The count above alone let the drawn draw cards draw each other with none in the hand to start.
+                roots = [z3.And(pre[f"hand_{k.name}"] >= 1, standard[k.index] >= 1)
+                         for k in classes if k.standard_totals.draw]
+                c.append(z3.Implies(drawn_in_play >= 1, z3.Or(*roots)))
         if any_trash:
             c.append(_sum(trashed.values()) <= asked("trash"))
         victim_asks = []
@@ -684,8 +691,13 @@ class CompanyAbstraction:
                         if getattr(classes[i].reshuffle_totals, pick))
 
         seeded = [nat(f"seeded_{z.key}") for z in ZONES]
+        seed_asks = [seeds[z] + reshuffle_asked_victims(resolved, classes, z) for z in ZONES]
         for z in ZONES:
-            loud.append(seeded[z] <= seeds[z] + reshuffle_asked_victims(resolved, classes, z))
+            loud.append(seeded[z] <= seed_asks[z])
+        # B. Seed Demographics takes the chart's Victims from the supply (C adds those of the reshuffle effects): a
+        # zone gets fewer only when the supply runs out, as with the Victims a play adds.
+        loud.append(z3.Or(z3.And(*[seeded[z] == seed_asks[z] for z in ZONES]),
+                          _sum(shifted[z] + seeded[z] for z in ZONES) == data.supply[TokenKind.VICTIMS]))
         scored_taken = nat("scored_taken")
         extra = nat("reshuffle_profit")
         extra_lobby = nat("reshuffle_lobby")

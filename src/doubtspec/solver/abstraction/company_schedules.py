@@ -39,10 +39,11 @@ from typing import TYPE_CHECKING
 
 import z3
 
-from doubtspec.solver.abstraction import cpsat
+from doubtspec.solver.abstraction import cpsat, messaging_caps
 from doubtspec.solver.abstraction.company import STAR, CompanyLayout
 from doubtspec.solver.abstraction.cube_blocking import Blocking, CubeBlocker, CubeTerms
 from doubtspec.solver.abstraction.loops import LoopBounds, prove_loop_bounds
+from doubtspec.solver.abstraction.messaging import MessagingBounds
 from doubtspec.solver.abstraction.system import Lemma, RoundSystem, State, StepTemplate, proved_lemmas, template_of
 from doubtspec.solver.verdict import Budget, OutOfTime, TurnProof, TurnVerdict
 
@@ -83,12 +84,24 @@ BLOCKING_MIN_S = 240.0
 """Cube blocking is tried only with this much time left: on the shipped set its one open fact (no star in
 round 3) was not settled in 220 s, so a shorter question keeps its time for the case splits."""
 SEED_STEP = 7919
-CPSAT_TRIES = ((0, 15.0), (1, 30.0))
+CPSAT_TRIES: tuple[tuple[int, float, int], ...] = ((0, 15.0, 2), (1, 30.0, 2))
 """A star or Profit bound that Z3 leaves open goes to CP-SAT (`cpsat`): each try is a seed and a limit on its
 deterministic time (about half a CPU-second a unit; the load of the machine does not change where a try ends).
 Its time varies with the seed far more than with the limit: on the round-3 star bound of the shipped set seeds
 0 and 1 take 8-21 CPU-seconds (8.4 units for seed 0), seeds 7919 and 15838 take 31 and 102, where Z3 made no
-progress in 45 minutes. Fixed seeds make the answer the same on every run."""
+progress in 45 minutes. Fixed seeds make the answer the same on every run. The third figure is CP-SAT's
+linearization level."""
+REFINED_TRIES: tuple[tuple[int, float, int], ...] = ((0, 40.0, 1),)
+"""The star cut's CP-SAT ask for a round's bound, after the refinement (see `ScheduleProver._refine`). With the
+round relation's draw and seeding rules the shipped set's round-3 bound is no longer proved by seed 0 at level 2
+within 60 units (it was in 8.4 before them; 62 CPU-seconds with the refinement); seed 0 at linearization level 1
+with the refinement proves it in 11 CPU-seconds (docs/solver.md)."""
+CAPPED_TRIES: tuple[tuple[int, float, int], ...] = ((0, 120.0, 1), (1, 160.0, 1))
+"""The ask after the Messaging caps (`ScheduleProver._cap_removals`) when `REFINED_TRIES` did not prove the bound:
+the large file's round-3 bound is proved with seed 0 at level 1 in 42 CPU-seconds and with seed 1 in 121, where
+seed 0 at level 2 was undecided after 200 units."""
+REFINED_WALL_CAP_S = 600.0
+"""The most wall time the refined ask may take (the budget bounds it too)."""
 CPSAT_ASKS = 2
 """How many times CP-SAT is asked for one open bound (each ask runs `CPSAT_TRIES` as far as the budget allows)."""
 CPSAT_WALL_CAP_S = 120.0
@@ -194,6 +207,14 @@ class ScheduleProver:
     """Rounds whose entry in `_stars_at_most` is a proved bound (the others are the round before's plus one)."""
     profit_cut: ProfitCut | None = None
     """The Profit cut (`cut_profit`), once asked."""
+    removals: MessagingBounds | None = None
+    """The Movement's removal bounds the system's numbered rounds assert (None: the star cut adds no removal facts)."""
+    _closed_facts: set[tuple[int, int]] = field(default_factory=set)
+    """(round, Zone) pairs whose "no Victim removed" fact is added (`_removal_facts`)."""
+    _caps_asked: bool = False
+    _refined: bool = False
+    used_caps: bool = False
+    """Whether a fact rests on Messaging caps proved on the Movement's abstraction (`messaging_caps`)."""
 
     # --- the unrolling ---
 
@@ -295,7 +316,8 @@ class ScheduleProver:
             self._bound_fact(k, budget, retry=False)
 
     def _bound_fact(self, k: int, budget: Budget, retry: bool, cpsat_min_s: float = CPSAT_MIN_S,
-                    blocking: bool = True) -> None:
+                    blocking: bool = True, tries: tuple[tuple[int, float, int], ...] = CPSAT_TRIES,
+                    refined: bool = False) -> None:
         """The most stars (or Profit) after round `k`: proved by Z3; a retry (`_cpsat_open_bounds`) asks CP-SAT,
         else (stars) cube blocking.
 
@@ -305,8 +327,13 @@ class ScheduleProver:
         first star at turn 4).
         """
         def prove(formula: z3.BoolRef, text: str) -> z3.CheckSatResult:
+            if retry and refined:
+                # More stars after round k than after round k-1 need a Sequence in round k (the only place a star
+                # is scored): implied by the negated bound, and a literal CP-SAT branches on far sooner.
+                return self._prove_by_cpsat(k, formula, text, budget, cpsat_min_s, tries, [sequence_at(k)],
+                                            REFINED_WALL_CAP_S)
             if retry:
-                return self._prove_by_cpsat(k, formula, text, budget, cpsat_min_s)
+                return self._prove_by_cpsat(k, formula, text, budget, cpsat_min_s, tries)
             return self._try_fact(k, formula, text, budget)
 
         if self.target == STAR:
@@ -415,10 +442,13 @@ class ScheduleProver:
         return self._loops if self._loop_box else False
 
     def _prove_by_cpsat(self, k: int, formula: z3.BoolRef, text: str, budget: Budget,
-                        min_s: float = CPSAT_MIN_S) -> z3.CheckSatResult:
+                        min_s: float = CPSAT_MIN_S,
+                        tries: tuple[tuple[int, float, int], ...] = CPSAT_TRIES,
+                        implied: Sequence[z3.BoolRef] = (), cap_s: float = CPSAT_WALL_CAP_S) -> z3.CheckSatResult:
         """Add `formula` (over rounds 0..`k`) as a fact if CP-SAT finds its negation infeasible (see `cpsat`): unsat;
         sat if CP-SAT finds a run that breaks it (confirmed by Z3); unknown otherwise. Asked only with `min_s` of the
-        budget left."""
+        budget left. `implied`: formulas that the negation and the rounds imply (CP-SAT is told them outright), each
+        try within `cap_s` of wall time."""
         if budget.left() < min_s:
             return z3.unknown
         allowed = self._cpsat_allowed(k, budget)
@@ -427,21 +457,23 @@ class ScheduleProver:
         bounded = [c for r in range(1, k + 1) for c in allowed.at(f"@{r}")] if isinstance(allowed, LoopBounds) else []
         box, variables = cpsat.Box(), frozenset(self.system.variables)
         spent = 0.0
-        for tries, (seed, work_limit) in enumerate(CPSAT_TRIES, start=1):
-            if tries > 1 and budget.left() < min_s:
+        for attempt, (seed, work_limit, linearization) in enumerate(tries, start=1):
+            if attempt > 1 and budget.left() < min_s:
                 return z3.unknown  # a cut-short second seed rarely finishes: the time goes to the other checks
             try:
                 # Without the per-round removal bounds: with them CP-SAT did not settle the shipped set's round-3
                 # star bound in its two tries (12.5 s without them); leaving them out only admits more runs.
-                result = cpsat.decide([*self.formulas(k, numbered=NUMBERED_FOR_CPSAT), *bounded, z3.Not(formula)],
+                result = cpsat.decide([*self.formulas(k, numbered=NUMBERED_FOR_CPSAT), *bounded, z3.Not(formula),
+                                       *implied],
                                       lambda name: box.domain(name, variables),
-                                      budget, CPSAT_WALL_CAP_S, seed=seed, work_limit=work_limit)
+                                      budget, cap_s, seed=seed, work_limit=work_limit,
+                                      linearization=linearization)
             except cpsat.Untranslatable:
                 return z3.unknown
             self.checks += 1
             spent += result.seconds
             if result.answer == z3.unsat:
-                self.facts.append(RoundFact(k, formula, f"{text} (CP-SAT, {spent:.1f} s, seed try {tries})"))
+                self.facts.append(RoundFact(k, formula, f"{text} (CP-SAT, {spent:.1f} s, seed try {attempt})"))
                 self.used_box = True
                 self.used_loops = self.used_loops or bool(bounded)
                 return z3.unsat
@@ -507,11 +539,70 @@ class ScheduleProver:
                     break
             self._learn_facts(r, budget)
             if r in self._bound_open and cpsat:
-                self._bound_fact(r, budget, retry=True, cpsat_min_s=CUT_CPSAT_MIN_S, blocking=False)
+                self._refine(r, budget)
+                self._bound_fact(r, budget, retry=True, cpsat_min_s=CUT_CPSAT_MIN_S, blocking=False,
+                                 tries=REFINED_TRIES, refined=True)
+                if r not in self._stars_proved and self._cap_removals(r, budget):
+                    # the run CP-SAT found may be one the caps refuse: the bound is asked again
+                    self._refuted.discard((r, self._stars_at_most.get(r - 1, r - 1)))
+                    self._bound_fact(r, budget, retry=True, cpsat_min_s=CUT_CPSAT_MIN_S, blocking=False,
+                                     tries=CAPPED_TRIES, refined=True)
             if r not in self._stars_proved:
                 break
             out_of_reach = max(out_of_reach, r + stars_to_win - self._stars_at_most[r] - 1)
         return min(out_of_reach, by_turn)
+
+    def _removal_facts(self, upto: int, proved_caps: bool = False) -> int:
+        """Add "no Victim leaves Zone z before the Company's turn of round r" for each Zone `removals` closes in
+        rounds 1..`upto` (`MessagingBounds.closed`); how many were new. Each follows from the round's numbered
+        removal bound, which CP-SAT is not given (`NUMBERED_FOR_CPSAT`): as facts these equalities reach it too.
+        `proved_caps`: the bounds include caps proved on the Movement's abstraction (a lemma of the answer)."""
+        if self.removals is None:
+            return 0
+        added = 0
+        self._unroll(upto)
+        for r in range(1, upto + 1):
+            for zone in self.removals.closed(r):
+                if (r, zone) in self._closed_facts:
+                    continue
+                self._closed_facts.add((r, zone))
+                kept = z3.Int(f"msg_{zone.key}@{r}") == self.state(r - 1)[f"victims_{zone.key}"]
+                how = " (Messaging caps of the Movement's abstraction)" if proved_caps else ""
+                self.facts.append(RoundFact(r, kept, f"no Victim removed from {zone.key} in round {r}{how}"))
+                self.used_caps = self.used_caps or proved_caps
+                added += 1
+        return added
+
+    def _refine(self, k: int, budget: Budget) -> bool:
+        """Once, before the star cut asks CP-SAT for the bound of round `k`: add what every game meets and the
+        round relation leaves out, as facts of rounds 0..`k` (checked against the engine in the tests):
+        the Victims no Messaging can remove yet (`_removal_facts`; the caps of `_cap_removals` come later, only
+        if CP-SAT does not prove the bound without them) and the Market's stack order between rounds
+        (`CompanyLayout.stack_order`). Whether anything was added. As facts
+        they stay out of the round relation (inside it the stack order had slowed the shipped set's bound) and out
+        of the questions that never ask CP-SAT."""
+        if self._refined or self.layout is None or budget.left() < CUT_CPSAT_MIN_S:
+            return False
+        self._refined = True
+        self._unroll(k)
+        self._removal_facts(k)
+        for r in range(k + 1):
+            for formula in self.layout.stack_order(self.state(r)):
+                self.facts.append(RoundFact(r, formula, f"the Market's stack order after round {r}"))
+        return True
+
+    def _cap_removals(self, k: int, budget: Budget) -> bool:
+        """Before CP-SAT is asked about rounds up to `k` (once): lower the one-action Messaging figures of those
+        rounds where the Movement's abstraction refutes them (`messaging_caps`), and add the removal facts that
+        follow; whether any was added."""
+        if self.removals is None or self._caps_asked or self.layout is None:
+            return False
+        self._caps_asked = True
+        caps = messaging_caps.prove_caps(self.layout.game, self.removals, k, budget)
+        if not caps:
+            return False
+        self.removals = self.removals.with_action_caps(caps)
+        return self._removal_facts(k, proved_caps=True) > 0
 
     # --- the Profit cut ---
 
@@ -664,7 +755,7 @@ class ScheduleProver:
     def lemma_names(self) -> list[str]:
         """The lemmas the answers so far rest on: the proved candidates, and the box when CP-SAT proved a fact."""
         return ([lemma.name for lemma in self.lemmas] + ([BOX_LEMMA] if self.used_box else [])
-                + ([LOOP_LEMMA] if self.used_loops else []))
+                + ([LOOP_LEMMA] if self.used_loops else []) + ([messaging_caps.LEMMA] if self.used_caps else []))
 
     def _add_fact(self, fact: RoundFact) -> None:
         if not any(f.text == fact.text for f in self.facts):

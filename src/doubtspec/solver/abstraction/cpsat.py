@@ -320,19 +320,20 @@ class Result:
 
 
 def decide(formulas: Sequence[z3.BoolRef], domain: Callable[[str], Interval], budget: Budget, cap_s: float,
-           seed: int = 0, work_limit: float | None = None) -> Result:
+           seed: int = 0, work_limit: float | None = None, linearization: int = 2) -> Result:
     """Decide the conjunction of `formulas` with each integer constant in `domain(its name)` (one CP-SAT worker).
 
     `cap_s` and the budget bound the wall time; `work_limit`, if given, bounds CP-SAT's deterministic time (its
     own count of work done, about half a CPU-second a unit here), which does not depend on the machine's load, so
-    that a slice ends at the same point of the search on a busy machine as on a quiet one.
+    that a slice ends at the same point of the search on a busy machine as on a quiet one. `linearization`: CP-SAT's
+    linearization level (2, the full linear relaxation, unless a caller measured better).
 
     SAT comes with the values of the formulas' constants, confirmed by Z3 on the formulas themselves (a
     model that Z3 rejects is reported as UNKNOWN: the translation, not the formula, would be at fault).
     """
     started = time.perf_counter()
     translation = _translated(formulas, domain)
-    solver = _solver(budget, cap_s, seed, work_limit)
+    solver = _solver(budget, cap_s, seed, work_limit, linearization)
     status = solver.solve(translation.model)
     if status == cp_model.INFEASIBLE:
         return Result(z3.unsat, time.perf_counter() - started, {})
@@ -349,13 +350,14 @@ def _translated(formulas: Sequence[z3.BoolRef], domain: Callable[[str], Interval
     return translation
 
 
-def _solver(budget: Budget, cap_s: float, seed: int, work_limit: float | None) -> cp_model.CpSolver:
+def _solver(budget: Budget, cap_s: float, seed: int, work_limit: float | None,
+            linearization: int = 2) -> cp_model.CpSolver:
     """A CP-SAT solver with `decide`'s settings: one worker, the seed, the wall-time cap and the work limit."""
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = seed
     # The full linear relaxation: on the round-3 star fact 10-37 s over five seeds, against 13-30 s by default.
-    solver.parameters.linearization_level = 2
+    solver.parameters.linearization_level = linearization
     solver.parameters.max_time_in_seconds = max(0.01, min(cap_s, budget.left()))
     if work_limit is not None:
         solver.parameters.max_deterministic_time = work_limit

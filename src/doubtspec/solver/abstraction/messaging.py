@@ -45,6 +45,7 @@ simulated games of every agent pairing and in explored first Movement turns stay
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import z3
@@ -82,6 +83,8 @@ class MessagingBounds:
     gives a token) and the largest icons of a full Tableau."""
     victims_supply: int
     """The Victims' piece limit: no round removes more, so a bound at or above it restricts nothing."""
+    costliest: tuple[int, int, int, int] = (0, 0, 0, 0)
+    """Per Zone: the dearest of the Doubt tokens the Zone holds at Set-Up (0: none)."""
 
     @classmethod
     def of(cls, game: Game, rounds: int = 16) -> MessagingBounds:
@@ -136,8 +139,30 @@ class MessagingBounds:
             tableau.append(min(limit, 1 + placed(t)))
             action.append(min(every, held + shown) if has_space else 0)
             total.append(gained + icon_sum if has_space else 0)
+        costliest = tuple(max(values[z][:setup[z]], default=0) for z in ZONES)
         return cls((doubt[0], doubt[1], doubt[2], doubt[3]), tuple(action), tuple(total), tuple(icons),
-                   tuple(tokens), tuple(tableau), every, data.supply[TokenKind.VICTIMS])
+                   tuple(tokens), tuple(tableau), every, data.supply[TokenKind.VICTIMS],
+                   (costliest[0], costliest[1], costliest[2], costliest[3]))
+
+    def with_action_caps(self, caps: dict[int, int]) -> MessagingBounds:
+        """These bounds with round t's one-action figure lowered to `caps[t]` where that is lower (caps proved
+        elsewhere, `messaging_caps`)."""
+        action = tuple(min(a, caps.get(t, a)) for t, a in enumerate(self.action, start=1))
+        return dataclasses.replace(self, action=action)
+
+    def closed(self, t: int) -> tuple[Zone, ...]:
+        """The Zones no Victim can leave in round t: their dearest Set-Up Doubt token is dearer than any action
+        before turn t can pay, and turn t's action cannot pay it and one Victim more.
+
+        Movement Rules > Messaging: a Zone's Victims are open only once all of its Doubt is removed, and a Doubt
+        token is removed by paying its printed cost from the one action's Messaging (the rules give no way to pay
+        it over several actions, as Agitation and Goals allows for Goals); Doubt only the Company adds (Adding
+        Doubt) makes a Zone dearer still. So the first Victim of such a Zone needs one action with that token's
+        cost plus one: none before turn t has its cost, and turn t's has less than that plus one."""
+        if t < 1 or t > len(self.action):
+            return ()
+        before = max(self.action[: t - 1], default=0)
+        return tuple(z for z in ZONES if self.costliest[z] > before and self.action[t - 1] < self.costliest[z] + 1)
 
     def rounds_bounded(self) -> int:
         """The last round whose own bound can restrict a run: later rounds get `every_action` alone."""
@@ -156,6 +181,8 @@ class MessagingBounds:
         spent = sum(removed)
         if self.every_action < self.victims_supply and spent > self.every_action:
             return False
+        if any(removed[z] > 0 for z in self.closed(t)):
+            return False
         if t > self.rounds_bounded():
             return True
         opened = sum(self.doubt[z] for z in ZONES if removed[z] > 0)
@@ -167,6 +194,7 @@ class MessagingBounds:
         clauses: list[z3.BoolRef] = []
         if self.every_action < self.victims_supply:
             clauses.append(spent <= self.every_action)
+        clauses += [removed[z] == 0 for z in self.closed(t)]
         if t <= self.rounds_bounded():
             opened = z3.Sum([z3.If(removed[z] >= 1, z3.IntVal(self.doubt[z]), z3.IntVal(0)) for z in ZONES])
             clauses += [spent <= self.action[t - 1], spent + opened <= self.total[t - 1]]
@@ -182,8 +210,12 @@ class MessagingBounds:
         clauses: list[z3.BoolRef] = []
         if self.every_action < self.victims_supply:
             clauses.append(spent <= self.every_action)
-        for t in range(1, last + 1):
+        for t in range(1, max(last, len(self.action)) + 1):
             here = turn <= 1 if t == 1 else turn == t
-            clauses.append(z3.Implies(here, z3.And(spent <= self.action[t - 1],
-                                                   spent + opened <= self.total[t - 1])))
+            shut = [removed[z] == 0 for z in self.closed(t)]
+            if t <= last:
+                clauses.append(z3.Implies(here, z3.And(spent <= self.action[t - 1],
+                                                       spent + opened <= self.total[t - 1], *shut)))
+            elif shut:
+                clauses.append(z3.Implies(here, z3.And(*shut)))
         return z3.And(*clauses) if clauses else z3.BoolVal(True)
