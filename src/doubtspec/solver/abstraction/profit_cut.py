@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 import z3
 
 from doubtspec.solver.abstraction import cpsat
-from doubtspec.solver.abstraction.company import PROFIT, ZONES, _score
+from doubtspec.solver.abstraction.company import PROFIT, ZONES, CompanyLayout, _score
 from doubtspec.solver.abstraction.company_schedules import (
     SEQUENCE_RLIMIT,
     RoundFact,
@@ -73,6 +73,25 @@ CPSAT_WORK = 60.0
 """CP-SAT's deterministic-time limit for one round's maximum (about half a CPU-second a unit here). Shipped set:
 rounds 1 and 2 optimal in 0.8 and 1.7 CPU-seconds, round 3 in 14.9; round 4, which may have a mid-play reshuffle
 (so the loops' box), reached 11 with a bound of 1211 when cut off at 30 units (14.6 CPU-seconds)."""
+
+
+MEASURE_WORK = 30.0
+"""CP-SAT's deterministic-time limit for each of `measures` (`ProfitCut.bound_measures`). Shipped set after round 3,
+each optimal: cards owned 29 (7.8 CPU-seconds), in the Reserve 3 (5.0), Victims on the display 17 (26.2), children
+4 (5.5)."""
+
+
+def measures(layout: CompanyLayout, state: State) -> dict[str, z3.ArithRef]:
+    """Counts of a state between rounds that limit what the next round can add to the potential: the cards the
+    Company owns (deck, hand, discard pile and Reserve: The Company's Cards; a buy adds one, Buying Cards), those in
+    its Reserve (each activated by matching plays), the Victims on its display and those among children (scored
+    at every Reshuffle Sequence until they reach Elderly: Scoring Demographics)."""
+    zones = ("deck", "hand", "discard", "reserve")
+    owned = [state[f"{zone}_{k.name}"] for k in layout.classes for zone in zones if f"{zone}_{k.name}" in state]
+    reserve = [state[f"reserve_{k.name}"] for k in layout.classes if f"reserve_{k.name}" in state]
+    victims = [state[f"victims_{zone.key}"] for zone in ZONES]
+    return {"cards owned": z3.Sum(owned), "cards in the Reserve": z3.Sum(reserve),
+            "Victims on the display": z3.Sum(victims), "children Victims": victims[0]}
 
 
 def potential(state: State) -> z3.ArithRef:
@@ -234,6 +253,44 @@ class ProfitCut:
                 return False
         self.at_most[r] = value
         return True
+
+    def bound_measures(self, r: int, budget: Budget) -> dict[str, int]:
+        """CP-SAT's largest value of each of `measures` after round `r`, over rounds 0..`r` with every fact proved
+        so far; each one CP-SAT proves optimal is added as a fact of round `r` (the same trust as the potential's
+        bound: the box lemma). Asked only within the box: once the box is proved and rounds 1..`r` are proved free
+        of mid-play reshuffles (else nothing is asked). Returns the bounds proved.
+
+        Not used by the question yet: from a free state after round 3 that meets them, one round without a
+        mid-play reshuffle reaches a potential of 60 on the shipped set, where it reaches 74 without them, and 60
+        is still too much for turn 5 (docs/solver.md, "Profit's turn 5")."""
+        prover = self.prover
+        if prover.layout is None or prover._box is not True or not budget.can_start():
+            return {}
+        prover._unroll(r)
+        if prover._mid_reshuffle() is not None and not all(
+                any(f.formula.eq(z3.Not(mid_reshuffle_at(k))) for f in prover.facts) for k in range(1, r + 1)):
+            return {}
+        box, variables = cpsat.Box(), frozenset(prover.system.variables)
+        proved: dict[str, int] = {}
+        for name, term in measures(prover.layout, prover.state(r)).items():
+            if not budget.can_start():
+                break
+            started = time.perf_counter(), time.process_time()
+            try:
+                best = cpsat.maximize(prover.formulas(r, numbered=False), term,
+                                      lambda name: box.domain(name, variables), budget, CPSAT_CAP_S,
+                                      work_limit=MEASURE_WORK)
+            except cpsat.Untranslatable:
+                return proved
+            prover.checks += 1
+            self._timed(f"largest {name} after round {r}: at most {best.at_most}, reached {best.reached}"
+                        f"{' (optimal)' if best.optimal else ''} (CP-SAT)", None, started)
+            if best.optimal and best.at_most is not None:
+                value = max(best.at_most, 0)
+                prover.facts.append(RoundFact(r, term <= value, f"at most {value} {name} after round {r} (CP-SAT)"))
+                prover.used_box = True
+                proved[name] = value
+        return proved
 
     def _round_facts(self, r: int, budget: Budget) -> None:
         """The round's Sequence and mid-play reshuffle facts, as a turn would learn them (each limited by
