@@ -252,3 +252,17 @@ def test_the_measures_after_round_3_of_the_shipped_set() -> None:
         simulated = _simulated(GAMES["shipped"], 0, Matchup(company, movement), 3)
         if len(simulated) == 4:
             assert _respected(prover, simulated)
+
+
+def test_a_bound_by_cases_is_refused_where_a_game_reaches_the_threshold() -> None:
+    """Round 2 of the tiny file by cases (a Sequence or not, a mid-play reshuffle or not): each case from round 1's
+    facts, then the largest over rounds 0..2. Its Profit hunt reaches a Profit Victory at turn 2, and the cases
+    reach the threshold too, so no bound is asserted (about 3 CPU-seconds)."""
+    prover = _cut("tiny", 3)
+    cut = prover.profit_cut
+    assert cut is not None
+    assert not cut._by_cases(2, Budget.of(None))
+    assert 2 not in cut.at_most and not any("by cases" in fact.text for fact in prover.facts)
+    asked = [step.text for step in cut.steps if "largest potential after round 2" in step.text]
+    assert sum("from round 1's facts" in text for text in asked) == 4
+    assert any("over rounds 0..2" in text for text in asked)
