@@ -14,7 +14,10 @@ Victory yet". Each bound is a round fact of the prover (`RoundFact`), proved bef
    (`ScheduleProver._prove_by_cpsat`);
 2. else (or with Z3 alone) a ladder of bounds, each by induction over one round (from any state that meets the
    lemmas and the facts proved of round r-1, round r cannot end above it) or over rounds 0..r with every fact
-   proved so far, each check within `PROFIT_RLIMIT` of Z3's resource count.
+   proved so far, each check within `PROFIT_RLIMIT` of Z3's resource count;
+3. for a round not proved free of mid-play reshuffles, and only on a long budget (`CASES_MIN_S`), by cases: a
+   Sequence or not times a mid-play reshuffle or not, each CP-SAT's maximum over that round alone from the round
+   before's facts (with `bound_measures`), the largest again over the whole history (`ProfitCut._by_cases`).
 
 After each bound the next turn is proved as the star cut proves one (`ScheduleProver._check_from_cut`): the target
 over the rounds after the bound only, from any state that meets the lemmas and that round's facts (a subset of the
@@ -22,7 +25,8 @@ whole check's formulas, so its UNSAT is the whole check's; never "possible"). A 
 so nothing real play could exceed is asserted; the bounds are checked against engine games in
 `tests/test_solver_profit_cut.py`. Shipped set: 8, 18 and 30 after rounds 1-3 (all optimal), and from 30 one round
 cannot reach 70 (CP-SAT: at most 54 Profit after round 4 from any such state), so turn 4 is proved; the same on
-`tests/data/large.toml` (6, 17, 30; 60 to win).
+`tests/data/large.toml` (6, 17, 30; 60 to win). With a long budget, round 4 by cases: at most 45 on the shipped
+set, and turn 5 follows (about 340 CPU-seconds in all); 44 on the large file, where turn 5 does not.
 """
 
 from __future__ import annotations
@@ -269,9 +273,8 @@ class ProfitCut:
         bound: the box lemma). Asked only within the box: once the box is proved and rounds 1..`r` are proved free
         of mid-play reshuffles (else nothing is asked). Returns the bounds proved.
 
-        Not used by the question yet: from a free state after round 3 that meets them, one round without a
-        mid-play reshuffle reaches a potential of 60 on the shipped set, where it reaches 74 without them, and 60
-        is still too much for turn 5 (docs/solver.md, "Profit's turn 5")."""
+        Asked by `_by_cases` for the round before: from a free state after round 3 that meets them, one round without
+        a mid-play reshuffle reaches a potential of 60 on the shipped set, where it reaches 74 without them."""
         prover = self.prover
         if prover.layout is None or prover._box is not True or not budget.can_start():
             return {}
@@ -372,7 +375,9 @@ class ProfitCut:
             values[seq, mid] = value
         whole: set[tuple[bool, bool]] = set()
         while budget.can_start():
-            largest = max(values, key=lambda key: values[key])
+            # On a tie a case already bounded over the whole history comes first: refining the other cannot lower
+            # the bound (on the large file it cost 96 CPU-seconds for nothing).
+            largest = max(values, key=lambda key: (values[key], key in whole))
             if largest in whole:
                 break
             whole.add(largest)
