@@ -371,6 +371,8 @@ class ProfitCut:
             value = self._maximum(self._free_round(r, [*case, *(loops.at(f"@{r}") if mid else [])]), r,
                                   f"{named(seq, mid)}, from round {r - 1}'s facts", budget)
             if value is None:
+                if budget.expired():
+                    self._cases_asked.discard(r)  # cut off by the budget: a later call asks again
                 return False
             values[seq, mid] = value
         whole: set[tuple[bool, bool]] = set()
@@ -386,6 +388,9 @@ class ProfitCut:
                                   r, f"{named(seq, mid)}, over rounds 0..{r}", budget)
             if value is not None:
                 values[largest] = min(values[largest], value)
+            elif budget.expired():
+                self._cases_asked.discard(r)  # cut off by the budget: a later call asks again
+                return False
         value = max(values.values())
         if value >= self.threshold:
             return False
