@@ -266,6 +266,11 @@ def test_a_bound_by_cases_is_refused_where_a_game_reaches_the_threshold() -> Non
     asked = [step.text for step in cut.steps if "largest potential after round 2" in step.text]
     assert sum("from round 1's facts" in text for text in asked) == 4
     assert any("over rounds 0..2" in text for text in asked)
+    # Asked again (as after a call cut off by its budget), the maxima already proved are not asked again.
+    before = len(cut.steps)
+    cut._cases_asked.discard(2)
+    assert not cut._by_cases(2, Budget.of(None))
+    assert not any("largest potential" in step.text for step in cut.steps[before:])
 
 
 @pytest.mark.slow

@@ -137,6 +137,9 @@ class ProfitCut:
     """Rounds whose bound no check proved (the cut ends there)."""
     _cpsat_asked: set[int] = field(default_factory=set)
     _cases_asked: set[int] = field(default_factory=set)
+    _case_maxima: dict[tuple[int, bool, bool, bool], int] = field(default_factory=dict)
+    """(round, Sequence, mid-play reshuffle, over the whole history) to CP-SAT's optimal value: kept, so that a
+    call cut off by its budget is not asked again from the start."""
     _learned: set[int] = field(default_factory=set)
     """Rounds whose Sequence and mid-play reshuffle facts were asked."""
 
@@ -368,9 +371,13 @@ class ProfitCut:
 
         values: dict[tuple[bool, bool], int] = {}
         for (seq, mid), case in cases.items():
-            value = self._maximum(self._free_round(r, [*case, *(loops.at(f"@{r}") if mid else [])]), r,
-                                  f"{named(seq, mid)}, from round {r - 1}'s facts", budget)
+            value = self._case_maxima.get((r, seq, mid, False))
             if value is None:
+                value = self._maximum(self._free_round(r, [*case, *(loops.at(f"@{r}") if mid else [])]), r,
+                                      f"{named(seq, mid)}, from round {r - 1}'s facts", budget)
+            if value is not None:
+                self._case_maxima[r, seq, mid, False] = value
+            else:
                 if budget.expired():
                     self._cases_asked.discard(r)  # cut off by the budget: a later call asks again
                 return False
@@ -384,9 +391,12 @@ class ProfitCut:
                 break
             whole.add(largest)
             seq, mid = largest
-            value = self._maximum([*prover.formulas(r, numbered=False), *cases[largest], *(every if mid else [])],
-                                  r, f"{named(seq, mid)}, over rounds 0..{r}", budget)
+            value = self._case_maxima.get((r, seq, mid, True))
+            if value is None:
+                value = self._maximum([*prover.formulas(r, numbered=False), *cases[largest],
+                                       *(every if mid else [])], r, f"{named(seq, mid)}, over rounds 0..{r}", budget)
             if value is not None:
+                self._case_maxima[r, seq, mid, True] = value
                 values[largest] = min(values[largest], value)
             elif budget.expired():
                 self._cases_asked.discard(r)  # cut off by the budget: a later call asks again
