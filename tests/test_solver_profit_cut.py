@@ -29,7 +29,7 @@ from doubtspec.reports.trace import load_trace
 from doubtspec.solver.abstraction import cpsat
 from doubtspec.solver.abstraction.company import PROFIT, CompanyAbstraction
 from doubtspec.solver.abstraction.company_schedules import RoundFact, ScheduleProver
-from doubtspec.solver.abstraction.profit_cut import potential
+from doubtspec.solver.abstraction.profit_cut import measures, potential
 from doubtspec.solver.verdict import Budget, TurnVerdict
 
 DATA = Path(__file__).parent / "data"
@@ -183,3 +183,113 @@ def test_the_profit_cut_proves_turn_4_of_the_shipped_set() -> None:
     cut = prover.profit_cut
     assert cut is not None and cut.turn == 4 and cut.at_most[3] == 30
     assert _respected(prover, _witness_states(3))
+
+
+def _measured(name: str, by_turn: int, r: int) -> ScheduleProver:
+    prover = _cut(name, by_turn)
+    assert prover.profit_cut is not None
+    proved = prover.profit_cut.bound_measures(r, Budget.of(None))
+    assert set(proved) == {"cards owned", "cards in the Reserve", "Victims on the display", "children Victims"}
+    return prover
+
+
+MEASURED = {name: _measured(name, 3, 1) for name in ("tiny", "tiny3")}
+"""The tiny files' measures after round 1 (CP-SAT, optimal; about half a CPU-second each file)."""
+
+
+def _value(prover: ScheduleProver, r: int, term: z3.ArithRef, state: GameState) -> int:
+    assert prover.layout is not None
+    values = prover.layout.project(state)
+    held = z3.simplify(z3.substitute(term, *[(prover.state(r)[n], z3.IntVal(v)) for n, v in values.items()]))
+    assert z3.is_int_value(held)
+    return int(held.as_long())
+
+
+@pytest.mark.parametrize(("company", "movement"), list(itertools.product(AGENTS, AGENTS)))
+def test_the_measures_hold_in_every_simulated_game(company: str, movement: str) -> None:
+    """Every measure proved after round 1 holds in simulated games of every agent pairing; a bound one below what a
+    game reaches is refused by the same check."""
+    checked = 0
+    for name, prover in MEASURED.items():
+        for seed in range(2):
+            states = _simulated(GAMES[name], seed, Matchup(company, movement), 1)
+            if len(states) < 2:
+                continue
+            assert _respected(prover, states), f"{name} seed {seed}: a measure cuts off a game"
+            assert prover.layout is not None
+            for term in measures(prover.layout, prover.state(1)).values():
+                below = term <= _value(prover, 1, term, states[1]) - 1
+                assert not _respected(prover, states, [below])
+            checked += 1
+    assert checked > 0
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(sorted(MEASURED)), seed=st.integers(0, 2**32), company=st.sampled_from(AGENTS),
+       movement=st.sampled_from(AGENTS))
+def test_the_measures_hold_in_generated_games(name: str, seed: int, company: str, movement: str) -> None:
+    states = _simulated(GAMES[name], seed, Matchup(company, movement), 1)
+    if len(states) >= 2:
+        assert _respected(MEASURED[name], states)
+
+
+@pytest.mark.slow
+def test_the_measures_after_round_3_of_the_shipped_set() -> None:
+    """About 45 CPU-seconds beside the cut's 25: at most 29 cards owned, 3 in the Reserve, 17 Victims on the display
+    and 4 children after round 3 (CP-SAT, optimal). The recorded turn-7 game meets them (14 cards, none in the
+    Reserve, 14 Victims, 2 children), and in simulated games; a bound one below its Victims is refused."""
+    prover = _measured("shipped", 4, 3)
+    assert {fact.text for fact in prover.facts if "(CP-SAT)" in fact.text and fact.round == 3} == {
+        "at most 29 cards owned after round 3 (CP-SAT)", "at most 3 cards in the Reserve after round 3 (CP-SAT)",
+        "at most 17 Victims on the display after round 3 (CP-SAT)", "at most 4 children Victims after round 3 (CP-SAT)"}
+    states = _witness_states(3)
+    assert _respected(prover, states)
+    assert prover.layout is not None
+    victims = measures(prover.layout, prover.state(3))["Victims on the display"]
+    assert _value(prover, 3, victims, states[3]) == 14
+    assert not _respected(prover, states, [victims <= 13])
+    for company, movement in itertools.product(AGENTS, AGENTS):
+        simulated = _simulated(GAMES["shipped"], 0, Matchup(company, movement), 3)
+        if len(simulated) == 4:
+            assert _respected(prover, simulated)
+
+
+def test_a_bound_by_cases_is_refused_where_a_game_reaches_the_threshold() -> None:
+    """Round 2 of the tiny file by cases (a Sequence or not, a mid-play reshuffle or not): each case from round 1's
+    facts, then the largest over rounds 0..2. Its Profit hunt reaches a Profit Victory at turn 2, and the cases
+    reach the threshold too, so no bound is asserted (about 3 CPU-seconds)."""
+    prover = _cut("tiny", 3)
+    cut = prover.profit_cut
+    assert cut is not None
+    assert not cut._by_cases(2, Budget.of(None))
+    assert 2 not in cut.at_most and not any("by cases" in fact.text for fact in prover.facts)
+    asked = [step.text for step in cut.steps if "largest potential after round 2" in step.text]
+    assert sum("from round 1's facts" in text for text in asked) == 4
+    assert any("over rounds 0..2" in text for text in asked)
+    # Asked again (as after a call cut off by its budget), the maxima already proved are not asked again.
+    before = len(cut.steps)
+    cut._cases_asked.discard(2)
+    assert not cut._by_cases(2, Budget.of(None))
+    assert not any("largest potential" in step.text for step in cut.steps[before:])
+
+
+@pytest.mark.slow
+def test_the_profit_cut_proves_turn_5_of_the_shipped_set_by_cases() -> None:
+    """About 340 CPU-seconds: round 4 may have a mid-play reshuffle, so its bound comes by cases (a Sequence or not,
+    a mid-play reshuffle or not): at most 45 (the case with a Sequence and none, over rounds 0..4), and one round
+    from any state within it stays under 70. The recorded game (potential 40 after round 4) and simulated games
+    meet every bound and fact; a bound one below the recorded game's potential after round 4 is refused."""
+    prover = _cut("shipped", 5)
+    cut = prover.profit_cut
+    assert cut is not None and cut.turn == 5 and cut.at_most[4] == 45
+    assert any(fact.round == 4 and "by cases" in fact.text for fact in prover.facts)
+    assert "looping-plays-shrink" in prover.lemma_names()
+    states = _witness_states(4)
+    assert len(states) == 5 and _respected(prover, states)
+    reached = _value(prover, 4, potential(prover.state(4)), states[4])
+    assert reached == 40
+    assert not _respected(prover, states, [cut.bound(4, reached - 1)])
+    for company, movement in itertools.product(AGENTS, AGENTS):
+        simulated = _simulated(GAMES["shipped"], 0, Matchup(company, movement), 4)
+        if len(simulated) == 5:
+            assert _respected(prover, simulated)

@@ -14,7 +14,10 @@ Victory yet". Each bound is a round fact of the prover (`RoundFact`), proved bef
    (`ScheduleProver._prove_by_cpsat`);
 2. else (or with Z3 alone) a ladder of bounds, each by induction over one round (from any state that meets the
    lemmas and the facts proved of round r-1, round r cannot end above it) or over rounds 0..r with every fact
-   proved so far, each check within `PROFIT_RLIMIT` of Z3's resource count.
+   proved so far, each check within `PROFIT_RLIMIT` of Z3's resource count;
+3. for a round not proved free of mid-play reshuffles, and only on a long budget (`CASES_MIN_S`), by cases: a
+   Sequence or not times a mid-play reshuffle or not, each CP-SAT's maximum over that round alone from the round
+   before's facts (with `bound_measures`), the largest again over the whole history (`ProfitCut._by_cases`).
 
 After each bound the next turn is proved as the star cut proves one (`ScheduleProver._check_from_cut`): the target
 over the rounds after the bound only, from any state that meets the lemmas and that round's facts (a subset of the
@@ -22,7 +25,8 @@ whole check's formulas, so its UNSAT is the whole check's; never "possible"). A 
 so nothing real play could exceed is asserted; the bounds are checked against engine games in
 `tests/test_solver_profit_cut.py`. Shipped set: 8, 18 and 30 after rounds 1-3 (all optimal), and from 30 one round
 cannot reach 70 (CP-SAT: at most 54 Profit after round 4 from any such state), so turn 4 is proved; the same on
-`tests/data/large.toml` (6, 17, 30; 60 to win).
+`tests/data/large.toml` (6, 17, 30; 60 to win). With a long budget, round 4 by cases: at most 45 on the shipped
+set, and turn 5 follows (about 340 CPU-seconds in all); 44 on the large file, where turn 5 does not.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from dataclasses import dataclass, field, replace
 import z3
 
 from doubtspec.solver.abstraction import cpsat
-from doubtspec.solver.abstraction.company import PROFIT, ZONES, _score
+from doubtspec.solver.abstraction.company import PROFIT, ZONES, CompanyLayout, _score
 from doubtspec.solver.abstraction.company_schedules import (
     SEQUENCE_RLIMIT,
     RoundFact,
@@ -75,6 +79,31 @@ rounds 1 and 2 optimal in 0.8 and 1.7 CPU-seconds, round 3 in 14.9; round 4, whi
 (so the loops' box), reached 11 with a bound of 1211 when cut off at 30 units (14.6 CPU-seconds)."""
 
 
+CASES_MIN_S = 300.0
+"""The least budget left for a round's bound by cases (`ProfitCut._by_cases`): on the shipped set round 4 takes
+several CPU-minutes (the measures after round 3 about 45, the loops' box about 35, the case with a Sequence and no
+mid-play reshuffle over rounds 0..4 about 110), so a question of 120 s never asks it."""
+CASES_WORK = 120.0
+"""CP-SAT's deterministic-time limit for each maximum of `ProfitCut._by_cases`."""
+MEASURE_WORK = 30.0
+"""CP-SAT's deterministic-time limit for each of `measures` (`ProfitCut.bound_measures`). Shipped set after round 3,
+each optimal: cards owned 29 (7.8 CPU-seconds), in the Reserve 3 (5.0), Victims on the display 17 (26.2), children
+4 (5.5)."""
+
+
+def measures(layout: CompanyLayout, state: State) -> dict[str, z3.ArithRef]:
+    """Counts of a state between rounds that limit what the next round can add to the potential: the cards the
+    Company owns (deck, hand, discard pile and Reserve: The Company's Cards; a buy adds one, Buying Cards), those in
+    its Reserve (each activated by matching plays), the Victims on its display and those among children (scored
+    at every Reshuffle Sequence until they reach Elderly: Scoring Demographics)."""
+    zones = ("deck", "hand", "discard", "reserve")
+    owned = [state[f"{zone}_{k.name}"] for k in layout.classes for zone in zones if f"{zone}_{k.name}" in state]
+    reserve = [state[f"reserve_{k.name}"] for k in layout.classes if f"reserve_{k.name}" in state]
+    victims = [state[f"victims_{zone.key}"] for zone in ZONES]
+    return {"cards owned": z3.Sum(owned), "cards in the Reserve": z3.Sum(reserve),
+            "Victims on the display": z3.Sum(victims), "children Victims": victims[0]}
+
+
 def potential(state: State) -> z3.ArithRef:
     """The Profit held plus what the display would score at a Reshuffle Sequence now (Scoring Demographics)."""
     scored, _ = _score([state[f"victims_{zone.key}"] for zone in ZONES])
@@ -107,6 +136,10 @@ class ProfitCut:
     _open: set[int] = field(default_factory=set)
     """Rounds whose bound no check proved (the cut ends there)."""
     _cpsat_asked: set[int] = field(default_factory=set)
+    _cases_asked: set[int] = field(default_factory=set)
+    _case_maxima: dict[tuple[int, bool, bool, bool], int] = field(default_factory=dict)
+    """(round, Sequence, mid-play reshuffle, over the whole history) to CP-SAT's optimal value: kept, so that a
+    call cut off by its budget is not asked again from the start."""
     _learned: set[int] = field(default_factory=set)
     """Rounds whose Sequence and mid-play reshuffle facts were asked."""
 
@@ -154,6 +187,8 @@ class ProfitCut:
     def _prove_bound(self, r: int, budget: Budget, cpsat: bool) -> bool:
         """The least potential bound after round `r` that one of the ways proves (see the module)."""
         if cpsat and budget.left() >= CUT_CPSAT_MIN_S and self._by_cpsat(r, budget):
+            return True
+        if cpsat and budget.left() >= CASES_MIN_S and self._by_cases(r, budget):
             return True
         before = self.at_most.get(r - 1, 0)
         undecided = 0
@@ -232,6 +267,146 @@ class ProfitCut:
             self._timed(f"{text} (CP-SAT)", result, started)
             if result != z3.unsat:
                 return False
+        self.at_most[r] = value
+        return True
+
+    def bound_measures(self, r: int, budget: Budget) -> dict[str, int]:
+        """CP-SAT's largest value of each of `measures` after round `r`, over rounds 0..`r` with every fact proved
+        so far; each one CP-SAT proves optimal is added as a fact of round `r` (the same trust as the potential's
+        bound: the box lemma). Asked only within the box: once the box is proved and rounds 1..`r` are proved free
+        of mid-play reshuffles (else nothing is asked). Returns the bounds proved.
+
+        Asked by `_by_cases` for the round before: from a free state after round 3 that meets them, one round without
+        a mid-play reshuffle reaches a potential of 60 on the shipped set, where it reaches 74 without them."""
+        prover = self.prover
+        if prover.layout is None or prover._box is not True or not budget.can_start():
+            return {}
+        prover._unroll(r)
+        if prover._mid_reshuffle() is not None and not all(
+                any(f.formula.eq(z3.Not(mid_reshuffle_at(k))) for f in prover.facts) for k in range(1, r + 1)):
+            return {}
+        box, variables = cpsat.Box(), frozenset(prover.system.variables)
+        proved: dict[str, int] = {}
+        for name, term in measures(prover.layout, prover.state(r)).items():
+            if not budget.can_start():
+                break
+            started = time.perf_counter(), time.process_time()
+            try:
+                best = cpsat.maximize(prover.formulas(r, numbered=False), term,
+                                      lambda name: box.domain(name, variables), budget, CPSAT_CAP_S,
+                                      work_limit=MEASURE_WORK)
+            except cpsat.Untranslatable:
+                return proved
+            prover.checks += 1
+            self._timed(f"largest {name} after round {r}: at most {best.at_most}, reached {best.reached}"
+                        f"{' (optimal)' if best.optimal else ''} (CP-SAT)", None, started)
+            if best.optimal and best.at_most is not None:
+                value = max(best.at_most, 0)
+                prover.facts.append(RoundFact(r, term <= value, f"at most {value} {name} after round {r} (CP-SAT)"))
+                prover.used_box = True
+                proved[name] = value
+        return proved
+
+    def _free_round(self, r: int, extra: list[z3.BoolRef]) -> list[z3.BoolRef]:
+        """Round `r` alone from any state that meets the lemmas and the facts proved of round `r`-1, with the facts
+        of round `r` (without the numbered part, as CP-SAT is always asked): a subset of rounds 0..`r`'s formulas."""
+        prover = self.prover
+        prover._unroll(r)
+        step = [f for i, f in enumerate(prover._rounds[r]) if i != 1 or len(prover._rounds[r]) != 3]
+        return [prover.system.invariant(prover.state(r - 1)),
+                *[fact.formula for fact in prover.facts if fact.round in (r - 1, r)], *step, *extra]
+
+    def _maximum(self, formulas: list[z3.BoolRef], r: int, text: str, budget: Budget) -> int | None:
+        """CP-SAT's largest potential after round `r` over `formulas`, when it proves it optimal (else None)."""
+        box, variables = cpsat.Box(), frozenset(self.prover.system.variables)
+        started = time.perf_counter(), time.process_time()
+        try:
+            best = cpsat.maximize(formulas, self.objective(r), lambda name: box.domain(name, variables), budget,
+                                  CPSAT_CAP_S, work_limit=CASES_WORK)
+        except cpsat.Untranslatable:
+            return None
+        self.prover.checks += 1
+        self._timed(f"largest potential after round {r}, {text}: at most {best.at_most}, reached {best.reached}"
+                    f"{' (optimal)' if best.optimal else ''} (CP-SAT)", None, started)
+        return max(best.at_most, 0) if best.optimal and best.at_most is not None else None
+
+    def _by_cases(self, r: int, budget: Budget) -> bool:
+        """The potential after round `r`, a round not proved free of mid-play reshuffles, bounded by cases: a
+        Reshuffle Sequence in round `r` or not, times a mid-play reshuffle in it or not (Company's Turn: Draw
+        Phase; a draw in the Play Phase with the deck empty reshuffles without a Sequence). The cases cover every
+        run. Asked when rounds 1..`r`-1 are proved free of mid-play reshuffles, the box is proved, and the shrink
+        of looping plays with the box over every round (`ScheduleProver._loop_box_allowed`; the cases with a
+        mid-play reshuffle assert its bound on the plays).
+
+        Each case is first bounded over round `r` alone, from any state that meets round `r`-1's facts (the
+        measures of `bound_measures` among them, asked first); then the case with the largest value, as long as
+        it comes from round `r` alone, over rounds 0..`r` (the free state loses the run's history: on the shipped
+        set the case with a Sequence and no mid-play reshuffle reaches 60 from round 3's facts and 45 over rounds
+        0..4). Only CP-SAT's optimal values are used; the bound is the largest case's."""
+        prover = self.prover
+        if r in self._cases_asked:
+            return False
+        self._cases_asked.add(r)
+        if (r - 1 not in self.at_most or prover._mid_reshuffle() is None or prover._box is not True
+                or r > cpsat.Box().max_rounds or not budget.can_start()):
+            return False
+        if not all(prover._has_fact(z3.Not(mid_reshuffle_at(k))) for k in range(1, r)):
+            return False
+        if not any(fact.round == r - 1 and "after round" in fact.text and "Victims on the display" in fact.text
+                   for fact in prover.facts):
+            self.bound_measures(r - 1, budget)
+        started = time.perf_counter(), time.process_time()
+        loops = prover._loop_box_allowed(budget)
+        self._timed("the shrink of looping plays and the box over every round", z3.unsat if loops else z3.unknown,
+                    started)
+        if not isinstance(loops, LoopBounds):
+            return False
+        every = [c for k in range(1, r + 1) for c in loops.at(f"@{k}")]
+        cases = {(seq, mid): [sequence_at(r) if seq else z3.Not(sequence_at(r)),
+                              mid_reshuffle_at(r) if mid else z3.Not(mid_reshuffle_at(r))]
+                 for seq in (False, True) for mid in (False, True)}
+
+        def named(seq: bool, mid: bool) -> str:
+            return f"{'a' if seq else 'no'} Sequence, {'a' if mid else 'no'} mid-play reshuffle in round {r}"
+
+        values: dict[tuple[bool, bool], int] = {}
+        for (seq, mid), case in cases.items():
+            value = self._case_maxima.get((r, seq, mid, False))
+            if value is None:
+                value = self._maximum(self._free_round(r, [*case, *(loops.at(f"@{r}") if mid else [])]), r,
+                                      f"{named(seq, mid)}, from round {r - 1}'s facts", budget)
+            if value is not None:
+                self._case_maxima[r, seq, mid, False] = value
+            else:
+                if budget.expired():
+                    self._cases_asked.discard(r)  # cut off by the budget: a later call asks again
+                return False
+            values[seq, mid] = value
+        whole: set[tuple[bool, bool]] = set()
+        while budget.can_start():
+            # On a tie a case already bounded over the whole history comes first: refining the other cannot lower
+            # the bound (on the large file it cost 96 CPU-seconds for nothing).
+            largest = max(values, key=lambda key: (values[key], key in whole))
+            if largest in whole:
+                break
+            whole.add(largest)
+            seq, mid = largest
+            value = self._case_maxima.get((r, seq, mid, True))
+            if value is None:
+                value = self._maximum([*prover.formulas(r, numbered=False), *cases[largest],
+                                       *(every if mid else [])], r, f"{named(seq, mid)}, over rounds 0..{r}", budget)
+            if value is not None:
+                self._case_maxima[r, seq, mid, True] = value
+                values[largest] = min(values[largest], value)
+            elif budget.expired():
+                self._cases_asked.discard(r)  # cut off by the budget: a later call asks again
+                return False
+        value = max(values.values())
+        if value >= self.threshold:
+            return False
+        text = f"potential at most {value} after round {r}, no Profit Victory yet"
+        prover.facts.append(RoundFact(r, self.bound(r, value), f"{text} (CP-SAT, by cases)"))
+        prover.used_box = prover.used_loops = True
         self.at_most[r] = value
         return True
 
