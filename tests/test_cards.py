@@ -116,6 +116,10 @@ BROKEN = [
     pytest.param('effects = [ { op = "hand_size", amount = 1 }', 'effects = [ { op = "hand_size", amount = 0 }',
                  'number = 3\nname = "Clean Indoor Air Act"', "goal G3.effects[0].amount", "must be at least 1",
                  id="zero-hand-size-goal"),
+    pytest.param('{ op = "doubt", group = "I", count = 2 }, { op = "doubt", group = "II", count = 2 }',
+                 '{ op = "doubt", group = "I", count = 0 }, { op = "doubt", group = "II", count = 2 }',
+                 'number = 14\nname = "Journalism"', "company card 14.standard.effects[0].count", "must be at least 1",
+                 id="zero-doubt-count"),
     pytest.param('amount = 1 }, { op = "restriction", count = 1 } ]\ninvented = ["*"]',
                  'amount = 1 }, { op = "restriction", count = 1 } ]\ninvented = "*"',
                  'number = 3\nname = "Clean Indoor Air Act"', "goal G3.invented", "expected a list of invented",
@@ -360,6 +364,17 @@ def test_header_search_past_the_last_entry_finds_none() -> None:
     assert loader.header_line("company.piles", 4) == line_of(text, '[[company.piles]]\nkind = "restriction"')
     assert loader.header_line("company.piles", 5) is None
     assert loader.header_line("company.piles", 7) is None
+
+
+def test_entry_search_past_the_last_entry_falls_back_to_the_value() -> None:
+    # An entry past the last header (an inline array's) is searched for by its value, as one with no headers.
+    text = SHIPPED.read_text(encoding="utf-8")
+    loader = _Loader(tomllib.loads(text), text, str(SHIPPED))
+    count = text.count("[[company.piles]]")
+    assert loader.entry_line("company.piles", count, "kind", "restriction") == loader.line_of_entry(
+        "company.piles", "kind", "restriction")
+    assert loader.entry_line("company.piles", count + 2, "kind", "restriction") == loader.line_of_entry(
+        "company.piles", "kind", "restriction")
 
 
 def test_every_market_action_has_a_space(shipped: CardSet) -> None:

@@ -476,10 +476,22 @@ def _payment_offers(state: GameState) -> str | None:
     Spending Budget (ruling budget-payment): a play is paid with a set of the other hand cards whose
     Budget covers the cost, from which (under the default `minimal`) no card can be dropped. For each
     card and side the engine offers at all, the payments it offers must be exactly those sets,
-    enumerated here from the card data.
+    enumerated here from the card data. Asked of the hand dealt and, as a what-if, of the same hand
+    short of its last card: a full hand leaves an even number of other cards beside each play, and
+    a rule that fails only for an odd number (a set of all the others left out) would go unseen.
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
         return None
+    message = _payments_offered(state)
+    if message is None and len(state.c_hand) >= 2:
+        message = _payments_offered(dataclasses.replace(state, c_hand=state.c_hand[:-1]))
+        if message is not None:
+            message = f"with the hand short of its last card: {message}"
+    return message
+
+
+def _payments_offered(state: GameState) -> str | None:
+    """`_payment_offers` for one hand: the payments offered for each play against those of the card data."""
     minimal = state.rulings.get("budget-payment") == "minimal"
     offered: dict[tuple[type, int], set[frozenset[int]]] = {}
     for action in legal(state):
@@ -497,6 +509,7 @@ def _payment_offers(state: GameState) -> str | None:
             return (f"{kind.__name__} of card {card} (cost {side.cost}) is offered with payments missing {missing} "
                     f"and extra {extra}")
     return None
+
 
 def buy_price(state: GameState, source: BuySource, index: int) -> int | None:
     """Buying Cards: the Budget of the card on offer, plus one from the trash pile, less discounts (never
