@@ -370,11 +370,10 @@ def test_entry_search_past_the_last_entry_falls_back_to_the_value() -> None:
     # An entry past the last header (an inline array's) is searched for by its value, as one with no headers.
     text = SHIPPED.read_text(encoding="utf-8")
     loader = _Loader(tomllib.loads(text), text, str(SHIPPED))
-    count = text.count("[[company.piles]]")
-    assert loader.entry_line("company.piles", count, "kind", "restriction") == loader.line_of_entry(
-        "company.piles", "kind", "restriction")
-    assert loader.entry_line("company.piles", count + 2, "kind", "restriction") == loader.line_of_entry(
-        "company.piles", "kind", "restriction")
+    count = text.count("[[company.cards]]")
+    lobbyists = line_of(text, 'number = 34\nname = "Lobbyists"')
+    assert loader.entry_line("company.cards", count, "number", 34) == lobbyists
+    assert loader.entry_line("company.cards", count + 2, "number", 34) == lobbyists
 
 
 def test_every_market_action_has_a_space(shipped: CardSet) -> None:

@@ -149,3 +149,26 @@ def test_steps_met_again_follow_the_engine_answer_recorded_then(game: Game, monk
     fresh = machine()
     fresh._apply(action)
     assert len(calls) == 2 and fresh.state == first.state and fresh.state is not first.state
+
+
+def test_a_full_record_of_states_met_starts_afresh_and_drops_the_old_answers(game: Game,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """When `known.Met` is full it starts again empty, and the dropped nodes forget their successors (else they
+    would keep the old record alive); a node met again after that is a new one, asked of the engine again."""
+    from doubtspec.invariants import known
+
+    monkeypatch.setattr(known, "KNOWN_SIZE", 2)
+    met = known.Met()
+    first = new_game(game)
+    node = met.node(first)
+    assert node is not None and met.node(first) is node
+    action = legal_actions(first)[0]
+    after = met.node(apply(first, action))
+    assert after is not None
+    node.successors[action] = after
+    node.legal = legal_actions(first)
+    third = met.node(apply(after.state, legal_actions(after.state)[0]))  # the record was full: afresh
+    assert third is not None and len(met.nodes) == 1
+    assert node.successors == {} and node.legal is None
+    again = met.node(first)
+    assert again is not None and again is not node and again == node

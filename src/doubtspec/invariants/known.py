@@ -97,7 +97,14 @@ class Met:
         nodes = self.nodes
         found = nodes.get(probe)
         if found is None:
-            remember(nodes, probe, probe)
+            if len(nodes) >= KNOWN_SIZE:
+                # Starting afresh: drop the old nodes' answers too, or their successors would keep the whole old
+                # record alive through any node still held by the verdicts record or the machine.
+                for old in nodes:
+                    assert isinstance(old, Node)
+                    old.legal, old.pools, old.successors = None, {}, {}
+                nodes.clear()
+            nodes[probe] = probe
             return probe
         assert isinstance(found, Node)
         return found
