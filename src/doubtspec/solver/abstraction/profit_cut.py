@@ -137,6 +137,8 @@ class ProfitCut:
     """Rounds whose bound no check proved (the cut ends there)."""
     _cpsat_asked: set[int] = field(default_factory=set)
     _cases_asked: set[int] = field(default_factory=set)
+    _measured: set[int] = field(default_factory=set)
+    """Rounds whose `measures` `_by_cases` has had proved (`bound_measures`), the Victims among them."""
     _case_maxima: dict[tuple[int, bool, bool, bool], int] = field(default_factory=dict)
     """(round, Sequence, mid-play reshuffle, over the whole history) to CP-SAT's optimal value: kept, so that a
     call cut off by its budget is not asked again from the start."""
@@ -283,7 +285,7 @@ class ProfitCut:
             return {}
         prover._unroll(r)
         if prover._mid_reshuffle() is not None and not all(
-                any(f.formula.eq(z3.Not(mid_reshuffle_at(k))) for f in prover.facts) for k in range(1, r + 1)):
+                prover._has_fact(z3.Not(mid_reshuffle_at(k))) for k in range(1, r + 1)):
             return {}
         box, variables = cpsat.Box(), frozenset(prover.system.variables)
         proved: dict[str, int] = {}
@@ -352,9 +354,8 @@ class ProfitCut:
             return False
         if not all(prover._has_fact(z3.Not(mid_reshuffle_at(k))) for k in range(1, r)):
             return False
-        if not any(fact.round == r - 1 and "after round" in fact.text and "Victims on the display" in fact.text
-                   for fact in prover.facts):
-            self.bound_measures(r - 1, budget)
+        if r - 1 not in self._measured and "Victims on the display" in self.bound_measures(r - 1, budget):
+            self._measured.add(r - 1)  # else (cut off by the budget) a later call asks again
         started = time.perf_counter(), time.process_time()
         loops = prover._loop_box_allowed(budget)
         self._timed("the shrink of looping plays and the box over every round", z3.unsat if loops else z3.unknown,
