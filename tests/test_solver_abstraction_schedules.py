@@ -24,7 +24,7 @@ from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, Phase
 from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstraction, CompanyLayout
-from doubtspec.solver.abstraction.company_schedules import RoundFact, ScheduleProver, sequence_at
+from doubtspec.solver.abstraction.company_schedules import CAPS_FIRST_MIN_S, RoundFact, ScheduleProver, sequence_at
 from doubtspec.solver.abstraction.prover import AbstractionProver
 from doubtspec.solver.abstraction.system import Fresh, RoundSystem, State, template_of
 from doubtspec.solver.verdict import Budget, TurnVerdict
@@ -200,6 +200,38 @@ def refined_large() -> ScheduleProver:
     assert prover._refine(3, budget)
     assert prover._cap_removals(3, budget)
     return prover
+
+
+@pytest.mark.parametrize("name", ["shipped", "large"])
+def test_the_caps_come_first_only_with_time_for_the_capped_ask(name: str) -> None:
+    """Both files have one cap that may close a Zone (turn 3, Middle Age and Elderly): the star cut asks for it before
+    its first CP-SAT ask of round 3's bound only with `CAPS_FIRST_MIN_S` left, never for rounds 1-2 (no candidate),
+    and never once the caps were asked."""
+    model = CompanyAbstraction.of(GAMES[name])
+    prover = ScheduleProver(model.system(STAR), STAR, model.lemmas(), layout=model.layout, removals=model.messaging)
+    assert prover._caps_first(3, Budget.of(CAPS_FIRST_MIN_S + 60))
+    assert not prover._caps_first(3, Budget.of(CAPS_FIRST_MIN_S - 10))
+    assert not prover._caps_first(2, Budget.of(CAPS_FIRST_MIN_S + 60))
+    prover._caps_asked = True
+    assert not prover._caps_first(3, Budget.of(CAPS_FIRST_MIN_S + 60))
+    bare = ScheduleProver(model.system(STAR), STAR, model.lemmas())
+    assert not bare._caps_first(3, Budget.of(CAPS_FIRST_MIN_S + 60))
+
+
+@pytest.mark.slow
+def test_the_large_file_round_3_bound_from_the_caps_first() -> None:
+    """With time for it, the star cut proves the large file's round-3 bound (no star after round 3, so turn 5 is out
+    of reach) with the caps asked first and one CP-SAT ask (about 70 CPU-seconds in all)."""
+    game = GAMES["large"]
+    model = CompanyAbstraction.of(game)
+    prover = ScheduleProver(model.system(STAR), STAR, model.lemmas(), layout=model.layout, removals=model.messaging)
+    assert prover.cut_stars(5, game.cards.rules.stars_to_win, Budget.of(400)) == 5
+    assert prover.stars_at_most()[3] == 0
+    cpsat_facts = [fact.text for fact in prover.facts if "(CP-SAT" in fact.text]
+    assert cpsat_facts == [next(t for t in cpsat_facts if t.startswith("at most 0 stars after round 3"))]
+    assert "seed try 1" in cpsat_facts[0]
+    assert "movement-messaging-caps" in prover.lemma_names()
+    assert prover.prove_from_cut(5, Budget.of(60)).verdict is TurnVerdict.IMPOSSIBLE
 
 
 def test_the_refinement_adds_the_closed_zones_and_the_stack_order(refined_large: ScheduleProver) -> None:

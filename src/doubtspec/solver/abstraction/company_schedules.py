@@ -100,6 +100,14 @@ CAPPED_TRIES: tuple[tuple[int, float, int], ...] = ((0, 120.0, 1), (1, 160.0, 1)
 """The ask after the Messaging caps (`ScheduleProver._cap_removals`) when `REFINED_TRIES` did not prove the bound:
 the large file's round-3 bound is proved with seed 0 at level 1 in 42 CPU-seconds and with seed 1 in 121, where
 seed 0 at level 2 was undecided after 200 units."""
+CAPS_FIRST_MIN_S = 55.0
+"""The time left from which the star cut proves the Messaging caps before its first CP-SAT ask, when a cap may
+close a Zone (`ScheduleProver._caps_first`), instead of after a refined ask without them. On the large file that
+ask only finds a run that removes a Middle Age Victim in round 3 (seed 0 at level 1: 8.7 units, about 11
+CPU-seconds) before the caps (5-6) and the capped ask (27.7 units, about 35) prove the bound; on the shipped set
+the uncapped ask proves it (7.1 units, 8.5 CPU-seconds) and the caps first cost about 3.4 more (4.8 for them, the
+capped ask 1.4 shorter). With less left than the caps, the box and the capped ask need on the large file, caps
+first would gain nothing there and cost the shipped set: the uncapped ask goes first."""
 REFINED_WALL_CAP_S = 600.0
 """The most wall time the refined ask may take (the budget bounds it too)."""
 CPSAT_ASKS = 2
@@ -540,8 +548,13 @@ class ScheduleProver:
             self._learn_facts(r, budget)
             if r in self._bound_open and cpsat:
                 self._refine(r, budget)
-                self._bound_fact(r, budget, retry=True, cpsat_min_s=CUT_CPSAT_MIN_S, blocking=False,
-                                 tries=REFINED_TRIES, refined=True)
+                if self._caps_first(r, budget) and self._cap_removals(r, budget):
+                    # the Messaging caps close a Zone the bound's runs could open: asked with them at once
+                    self._bound_fact(r, budget, retry=True, cpsat_min_s=CUT_CPSAT_MIN_S, blocking=False,
+                                     tries=CAPPED_TRIES, refined=True)
+                else:
+                    self._bound_fact(r, budget, retry=True, cpsat_min_s=CUT_CPSAT_MIN_S, blocking=False,
+                                     tries=REFINED_TRIES, refined=True)
                 if r not in self._stars_proved and self._cap_removals(r, budget):
                     # the run CP-SAT found may be one the caps refuse: the bound is asked again
                     self._refuted.discard((r, self._stars_at_most.get(r - 1, r - 1)))
@@ -590,6 +603,15 @@ class ScheduleProver:
             for formula in self.layout.stack_order(self.state(r)):
                 self.facts.append(RoundFact(r, formula, f"the Market's stack order after round {r}"))
         return True
+
+    def _caps_first(self, k: int, budget: Budget) -> bool:
+        """Whether the star cut asks for the Messaging caps (`_cap_removals`) before its first CP-SAT ask of round
+        `k`'s bound: when the caps were not asked yet, `CAPS_FIRST_MIN_S` is left, and some Zone the derived bounds
+        leave open in a round up to `k` is one a proved cap could close (`messaging_caps.candidates`)."""
+        if (self.removals is None or self.layout is None or self._caps_asked
+                or budget.left() < CAPS_FIRST_MIN_S):
+            return False
+        return bool(messaging_caps.candidates(self.removals, k))
 
     def _cap_removals(self, k: int, budget: Budget) -> bool:
         """Before CP-SAT is asked about rounds up to `k` (once): lower the one-action Messaging figures of those
