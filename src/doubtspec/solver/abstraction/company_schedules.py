@@ -589,8 +589,9 @@ class ScheduleProver:
     def _refine(self, k: int, budget: Budget) -> bool:
         """Once, before the star cut asks CP-SAT for the bound of round `k`: add what every game meets and the
         round relation leaves out, as facts of rounds 0..`k` (checked against the engine in the tests):
-        the Victims no Messaging can remove yet (`_removal_facts`; the caps of `_cap_removals` come later, only
-        if CP-SAT does not prove the bound without them) and the Market's stack order between rounds
+        the Victims no Messaging can remove yet (`_removal_facts`; the caps of `_cap_removals` come next when
+        `_caps_first` holds, else only if CP-SAT does not prove the bound without them) and the Market's stack
+        order between rounds
         (`CompanyLayout.stack_order`). Whether anything was added. As facts
         they stay out of the round relation (inside it the stack order had slowed the shipped set's bound) and out
         of the questions that never ask CP-SAT."""
