@@ -80,12 +80,12 @@ rounds 1 and 2 optimal in 0.8 and 1.7 CPU-seconds, round 3 in 14.9; round 4, whi
 (so the loops' box), reached 11 with a bound of 1211 when cut off at 30 units (14.6 CPU-seconds)."""
 
 
-CASES_MIN_S = 150.0
+CASES_MIN_S = 300.0
 """The least budget left for a round's bound by cases (`ProfitCut._by_cases`): on the shipped set round 4 takes
 several CPU-minutes (the measures after round 3 about 45, the loops' box 35-65, the case with a Sequence and no
-mid-play reshuffle over rounds 0..4 about 110), so a question of 120 s never asks it. A call cut off in the cases
-keeps the maxima it proved (`_case_maxima`), so the Profit question's second call goes on from them: with 150 s the
-first call of a 600-second question (its 40%) starts them."""
+mid-play reshuffle over rounds 0..4 about 110, the target 45 being its optimum), so a question of 120 s never asks
+it. With 150 s, `profit --by-turn 5 --timeout 600` started the cases and did not finish them (turn 4 only, 525 s
+wall, 374 CPU-seconds under a load of 6-7), so the gate stays."""
 CASES_WORK = 120.0
 """CP-SAT's deterministic-time limit for each maximum of `ProfitCut._by_cases`."""
 MEASURE_WORK = 30.0
