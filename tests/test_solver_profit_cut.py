@@ -275,10 +275,12 @@ def test_a_bound_by_cases_is_refused_where_a_game_reaches_the_threshold() -> Non
 
 @pytest.mark.slow
 def test_the_profit_cut_proves_turn_5_of_the_shipped_set_by_cases() -> None:
-    """About 340 CPU-seconds: round 4 may have a mid-play reshuffle, so its bound comes by cases (a Sequence or not,
-    a mid-play reshuffle or not): at most 45 (the case with a Sequence and none, over rounds 0..4), and one round
-    from any state within it stays under 70. The recorded game (potential 40 after round 4) and simulated games
-    meet every bound and fact; a bound one below the recorded game's potential after round 4 is refused."""
+    """About 340-420 CPU-seconds: round 4 may have a mid-play reshuffle, so its bound comes by cases (a Sequence or
+    not, a mid-play reshuffle or not), each asked down to the target 45 (turn 5 is proved from it): at most 45 (the
+    case with a Sequence and none, over rounds 0..4, its optimum; the others stopped at or under it), and one round
+    from any state within it stays under 70. The recorded game (potential 40 after round 4) and simulated games meet
+    every bound and fact (round 4's is the largest of the cases' bounds, some from searches stopped at the target);
+    a bound one below the recorded game's potential after round 4 is refused."""
     prover = _cut("shipped", 5)
     cut = prover.profit_cut
     assert cut is not None and cut.turn == 5 and cut.at_most[4] == 45
@@ -293,3 +295,28 @@ def test_the_profit_cut_proves_turn_5_of_the_shipped_set_by_cases() -> None:
         simulated = _simulated(GAMES["shipped"], 0, Matchup(company, movement), 4)
         if len(simulated) == 5:
             assert _respected(prover, simulated)
+
+
+def test_the_target_is_the_bound_the_next_turn_is_proved_from() -> None:
+    """The shipped set's target after round 2 is at least the bound proved there (18, from which turn 3 is proved)
+    and under the threshold; the bounds tried are not left behind as facts, and the search is kept."""
+    prover = CUTS["shipped"]
+    cut = prover.profit_cut
+    assert cut is not None
+    facts = list(prover.facts)
+    target = cut.target(2, Budget.of(None))
+    assert target is not None and cut.at_most[2] <= target < GAMES["shipped"].cards.rules.profit_to_win
+    assert len(prover.facts) == len(facts) and all(a is b for a, b in zip(prover.facts, facts, strict=True))
+    checks = prover.checks
+    assert cut.target(2, Budget.of(None)) == target and prover.checks == checks
+
+
+@pytest.mark.parametrize("name", sorted(EARLIEST))
+def test_no_target_lies_at_or_above_a_bound_games_meet_where_a_game_reaches_the_next_turn(name: str) -> None:
+    """On the tiny files a Profit Victory is reached at turn 2, so no bound that every game meets after round 1
+    can prove turn 2: the target after round 1 lies below the bound proved there (which the games meet), or there is
+    none."""
+    cut = CUTS[name].profit_cut
+    assert cut is not None and EARLIEST[name] == 2
+    target = cut.target(1, Budget.of(None))
+    assert target is None or target < cut.at_most[1]

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field, replace
 import z3
 
 from doubtspec.solver.abstraction import cpsat
+from doubtspec.solver.abstraction.bounded_maximum import maximize_to
 from doubtspec.solver.abstraction.company import PROFIT, ZONES, CompanyLayout, _score
 from doubtspec.solver.abstraction.company_schedules import (
     SEQUENCE_RLIMIT,
@@ -81,8 +82,10 @@ rounds 1 and 2 optimal in 0.8 and 1.7 CPU-seconds, round 3 in 14.9; round 4, whi
 
 CASES_MIN_S = 300.0
 """The least budget left for a round's bound by cases (`ProfitCut._by_cases`): on the shipped set round 4 takes
-several CPU-minutes (the measures after round 3 about 45, the loops' box about 35, the case with a Sequence and no
-mid-play reshuffle over rounds 0..4 about 110), so a question of 120 s never asks it."""
+several CPU-minutes (the measures after round 3 about 45, the loops' box 35-65, the case with a Sequence and no
+mid-play reshuffle over rounds 0..4 about 110, the target 45 being its optimum), so a question of 120 s never asks
+it. With 150 s, `profit --by-turn 5 --timeout 600` started the cases and did not finish them (turn 4 only, 525 s
+wall, 374 CPU-seconds under a load of 6-7), so the gate stays."""
 CASES_WORK = 120.0
 """CP-SAT's deterministic-time limit for each maximum of `ProfitCut._by_cases`."""
 MEASURE_WORK = 30.0
@@ -140,8 +143,11 @@ class ProfitCut:
     _measured: set[int] = field(default_factory=set)
     """Rounds whose `measures` `_by_cases` has had proved (`bound_measures`), the Victims among them."""
     _case_maxima: dict[tuple[int, bool, bool, bool], int] = field(default_factory=dict)
-    """(round, Sequence, mid-play reshuffle, over the whole history) to CP-SAT's optimal value: kept, so that a
-    call cut off by its budget is not asked again from the start."""
+    """(round, Sequence, mid-play reshuffle, over the whole history) to the bound CP-SAT proved on the case (its
+    optimum, or a bound at or below the round's target): kept, so that a call cut off by its budget is not asked
+    again from the start."""
+    _targets: dict[int, int | None] = field(default_factory=dict)
+    """Round to its target (`target`), once searched (None: no bound under the threshold proves the next turn)."""
     _learned: set[int] = field(default_factory=set)
     """Rounds whose Sequence and mid-play reshuffle facts were asked."""
 
@@ -318,19 +324,55 @@ class ProfitCut:
         return [prover.system.invariant(prover.state(r - 1)),
                 *[fact.formula for fact in prover.facts if fact.round in (r - 1, r)], *step, *extra]
 
-    def _maximum(self, formulas: list[z3.BoolRef], r: int, text: str, budget: Budget) -> int | None:
-        """CP-SAT's largest potential after round `r` over `formulas`, when it proves it optimal (else None)."""
+    def _maximum(self, formulas: list[z3.BoolRef], r: int, text: str, budget: Budget,
+                 target: int | None = None) -> cpsat.Maximum | None:
+        """CP-SAT's largest potential after round `r` over `formulas`, its search stopped once its bound is at most
+        `target` (`bounded_maximum.maximize_to`; None: to the optimum). None if untranslatable."""
         box, variables = cpsat.Box(), frozenset(self.prover.system.variables)
         started = time.perf_counter(), time.process_time()
         try:
-            best = cpsat.maximize(formulas, self.objective(r), lambda name: box.domain(name, variables), budget,
-                                  CPSAT_CAP_S, work_limit=CASES_WORK)
+            best = maximize_to(formulas, self.objective(r), lambda name: box.domain(name, variables), budget,
+                               CPSAT_CAP_S, target, work_limit=CASES_WORK)
         except cpsat.Untranslatable:
             return None
         self.prover.checks += 1
         self._timed(f"largest potential after round {r}, {text}: at most {best.at_most}, reached {best.reached}"
-                    f"{' (optimal)' if best.optimal else ''} (CP-SAT)", None, started)
-        return max(best.at_most, 0) if best.optimal and best.at_most is not None else None
+                    f"{' (optimal)' if best.optimal else ''}{'' if target is None else f', target {target}'}"
+                    " (CP-SAT)", None, started)
+        return best
+
+    def target(self, r: int, budget: Budget) -> int | None:
+        """The largest potential bound after round `r` from which turn `r`+1 is proved impossible (`prove_turn`'s
+        check, asked with the bound as a fact it then drops), searched by halves between 0 and the threshold; None
+        when none is. A check Z3 leaves undecided counts as not proved, so the target is one the check proves,
+        though perhaps not the largest such. The search is kept: the round's cases are then asked only down to
+        it (`_by_cases`). On the shipped set, round 4: 45, in about 5 CPU-seconds (Z3 proves turn 5 from 45 in about
+        1 and finds a run from 46)."""
+        if r in self._targets:
+            return self._targets[r]
+        prover = self.prover
+        prover._unroll(r + 1)
+        started = time.perf_counter(), time.process_time()
+        low, high = -1, self.threshold - 1  # proved from `low` (-1: none yet), not from above `high`
+        while low < high and budget.can_start():
+            value = (low + high + 1) // 2
+            trial = RoundFact(r, self.bound(r, value), f"potential at most {value} after round {r} (tried)")
+            prover.facts.append(trial)
+            try:
+                proved = prover._check_from_cut(r, r + 1, budget) == z3.unsat
+            finally:
+                del prover.facts[next(i for i, fact in enumerate(prover.facts) if fact is trial)]
+            if proved:
+                low = value
+            else:
+                high = value - 1
+        if low < high:
+            return None  # cut off by the budget: a later call searches again
+        found = low if low >= 0 else None
+        self._targets[r] = found
+        self._timed(f"the target after round {r}: turn {r + 1} proved from a potential of at most {found}",
+                    None, started)
+        return found
 
     def _by_cases(self, r: int, budget: Budget) -> bool:
         """The potential after round `r`, a round not proved free of mid-play reshuffles, bounded by cases: a
@@ -344,7 +386,14 @@ class ProfitCut:
         measures of `bound_measures` among them, asked first); then the case with the largest value, as long as
         it comes from round `r` alone, over rounds 0..`r` (the free state loses the run's history: on the shipped
         set the case with a Sequence and no mid-play reshuffle reaches 60 from round 3's facts and 45 over rounds
-        0..4). Only CP-SAT's optimal values are used; the bound is the largest case's."""
+        0..4). The bound is the largest case's.
+
+        Each maximum is asked only down to the round's `target` (the largest bound the next turn is proved from):
+        CP-SAT's search stops once its proved bound is at or below it (`bounded_maximum`), and a case above it
+        over the whole history ends the round's cases at once (no bound they could give proves the next turn).
+        Without a target (no bound under the threshold proves the next turn) each maximum is asked to its
+        optimum, as it was. A bound CP-SAT proves is used whether or not it proved it optimal (its objective
+        bound holds at every point of its search, the same trust as its "infeasible")."""
         prover = self.prover
         if r in self._cases_asked:
             return False
@@ -370,39 +419,60 @@ class ProfitCut:
         def named(seq: bool, mid: bool) -> str:
             return f"{'a' if seq else 'no'} Sequence, {'a' if mid else 'no'} mid-play reshuffle in round {r}"
 
+        target = self.target(r, budget)
+        if target is None and r not in self._targets:
+            self._cases_asked.discard(r)  # the target's search was cut off by the budget: a later call asks again
+            return False
+
+        def bounded(key: tuple[int, bool, bool, bool], formulas: list[z3.BoolRef], text: str) -> int | None:
+            """The case's bound: kept from an earlier call, else CP-SAT's, down to the target (None: no bound
+            proved; a bound above the target is kept only when CP-SAT proved it optimal, so that a kept bound
+            above the target says no bound of the case will do)."""
+            if key in self._case_maxima:
+                return self._case_maxima[key]
+            best = self._maximum(formulas, r, text, budget, target)
+            if best is None or best.at_most is None:
+                return None
+            value = max(best.at_most, 0)
+            if best.optimal or (target is not None and value <= target):
+                self._case_maxima[key] = value
+            return value
+
         values: dict[tuple[bool, bool], int] = {}
         for (seq, mid), case in cases.items():
-            value = self._case_maxima.get((r, seq, mid, False))
+            value = bounded((r, seq, mid, False), self._free_round(r, [*case, *(loops.at(f"@{r}") if mid else [])]),
+                            f"{named(seq, mid)}, from round {r - 1}'s facts")
             if value is None:
-                value = self._maximum(self._free_round(r, [*case, *(loops.at(f"@{r}") if mid else [])]), r,
-                                      f"{named(seq, mid)}, from round {r - 1}'s facts", budget)
-            if value is not None:
-                self._case_maxima[r, seq, mid, False] = value
-            else:
                 if budget.expired():
                     self._cases_asked.discard(r)  # cut off by the budget: a later call asks again
-                return False
+                if target is None:
+                    return False
+                value = self.threshold  # above any target: asked over the whole history below
             values[seq, mid] = value
         whole: set[tuple[bool, bool]] = set()
         while budget.can_start():
             # On a tie a case already bounded over the whole history comes first: refining the other cannot lower
             # the bound (on the large file it cost 96 CPU-seconds for nothing).
             largest = max(values, key=lambda key: (values[key], key in whole))
-            if largest in whole:
+            if largest in whole or (target is not None and values[largest] <= target):
                 break
             whole.add(largest)
             seq, mid = largest
-            value = self._case_maxima.get((r, seq, mid, True))
-            if value is None:
-                value = self._maximum([*prover.formulas(r, numbered=False), *cases[largest],
-                                       *(every if mid else [])], r, f"{named(seq, mid)}, over rounds 0..{r}", budget)
+            value = bounded((r, seq, mid, True), [*prover.formulas(r, numbered=False), *cases[largest],
+                                                  *(every if mid else [])], f"{named(seq, mid)}, over rounds 0..{r}")
             if value is not None:
-                self._case_maxima[r, seq, mid, True] = value
                 values[largest] = min(values[largest], value)
             elif budget.expired():
                 self._cases_asked.discard(r)  # cut off by the budget: a later call asks again
                 return False
+            if target is not None and values[largest] > target:
+                # Over the whole history and still above the target (or not bounded at all): no bound this round's
+                # cases can prove gives turn r+1, and the other cases' maxima would cost minutes for nothing.
+                return False
         value = max(values.values())
+        if target is not None and value > target:
+            self._cases_asked.discard(r)  # cut off by the budget before the cases reached the target
+            return False
         if value >= self.threshold:
             return False
         text = f"potential at most {value} after round {r}, no Profit Victory yet"
