@@ -31,7 +31,8 @@ _RATES = PROFILES.get(_NAME.removeprefix("doubtspec-"), PROFILES["dev"])
 
 def _machine(*rulings: str) -> type[GameMachine]:
     machine = machine_for(Game(load_cards(), Rulings.parse(rulings)), check_every=_RATES.check_every,
-                          oracle_every=_RATES.oracle_every, corpus_share=_RATES.corpus_share)
+                          oracle_every=_RATES.oracle_every, corpus_share=_RATES.corpus_share,
+                          costly_every=_RATES.costly_every)
     machine.TestCase.settings = _PROFILE
     return machine
 

@@ -236,6 +236,46 @@ def test_replay_detects_a_wrong_final_state(game: Game) -> None:
     assert inv.check(Trace(game, actions, dataclasses.replace(final, profit=final.profit + 1))) is not None
 
 
+def test_replays_share_their_prefixes_and_still_replay_each_game_from_set_up(game: Game,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two games with a common prefix: the second replays only past the last checkpoint on the shared path, from
+    the replay's own states (not the game's); a wrong final state and an early end are still found, and so is an
+    engine whose replay of a step (its second answer, the game's play being the first) differs."""
+    from doubtspec.invariants.groups import contract
+    from doubtspec.model import engine
+
+    catalog.forget()
+    final, steps = _prudent_game(game, 5, limit=40)
+    actions = tuple(a for _, a in steps)
+    states = [s for s, _ in steps] + [final]
+    inv = BY_ID["contract.replay"]
+    assert isinstance(inv, TraceInvariant)
+    calls: list[object] = []
+    real_apply = engine.apply
+
+    def counting(state: GameState, action: object) -> GameState:
+        calls.append(action)
+        return real_apply(state, action)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(contract.engine, "apply", counting)
+    assert inv.check(Trace(game, actions[:30], states[30])) is None
+    assert len(calls) == 30
+    calls.clear()
+    assert inv.check(Trace(game, actions, final)) is None  # resumes at the checkpoint after 24 actions
+    assert len(calls) == len(actions) - 24
+    assert inv.check(Trace(game, actions, dataclasses.replace(final, profit=final.profit + 1))) is not None
+    assert inv.check(Trace(game, actions[:30], states[31])) is not None
+
+    def drifting(state: GameState, action: object) -> GameState:  # a step answered differently the second time
+        after = real_apply(state, action)  # type: ignore[arg-type]
+        return dataclasses.replace(after, profit=after.profit + 1) if action == actions[36] else after
+
+    catalog.forget()  # a changed engine empties the replays' record with the others
+    monkeypatch.setattr(contract.engine, "apply", drifting)
+    assert inv.check(Trace(game, actions[:30], states[30])) is None
+    assert inv.check(Trace(game, actions, final)) is not None
+
+
 def test_legal_memo_follows_the_state(game: Game) -> None:
     state = new_game(game)
     assert catalog.legal(state) == legal_actions(state)

@@ -114,12 +114,12 @@ def test_states_known_clean_are_kept_per_machine_and_forgotten_with_the_engine(g
     machine = machine_for(game, CATALOG, Recorder())
     assert machine.clean is not machine_for(game).clean
     runner = machine()
-    assert runner.seen is not None and runner.clean.get(runner.seen) is runner.seen and runner.seen.full  # all checks
+    assert runner.seen is not None and runner.seen.checked == machine._state_full  # all checks, SAMPLED included
     checks = machine.recorder.checks
     again = machine()  # the same Set-Up state: known clean, counted, not checked again
     assert again.seen is runner.seen and machine.recorder.checks > checks
     derived.forget()
-    assert not runner.clean
+    assert not runner.clean and not machine.met.nodes
 
 
 def test_steps_met_again_follow_the_engine_answer_recorded_then(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -165,7 +165,7 @@ def test_a_full_record_of_states_met_starts_afresh_and_drops_the_old_answers(gam
     action = legal_actions(first)[0]
     after = met.node(apply(first, action))
     assert after is not None
-    node.successors[action] = after
+    node.successors[action] = known.Edge(after)
     node.legal = legal_actions(first)
     third = met.node(apply(after.state, legal_actions(after.state)[0]))  # the record was full: afresh
     assert third is not None and len(met.nodes) == 1

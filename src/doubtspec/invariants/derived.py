@@ -7,9 +7,10 @@ only `legal` asks the engine's public API, for the actions it offers.
 from __future__ import annotations
 
 import dataclasses
+import operator
 import weakref
 from collections.abc import Callable, Iterable
-from typing import cast
+from typing import TypeVar, cast
 
 from doubtspec.model import engine
 from doubtspec.model.actions import (
@@ -20,11 +21,40 @@ from doubtspec.model.actions import (
 )
 from doubtspec.model.cards import AddVictims, Discount, HandSize, ScoreProfit
 from doubtspec.model.legal import choice_actions
-from doubtspec.model.state import GameState
+from doubtspec.model.state import STATE_FIELDS, GameState
 from doubtspec.model.steps import Agitation
 from doubtspec.rulebook import Section
 
 S = Section
+
+
+_T = TypeVar("_T")
+
+_STATE_VALUES = operator.attrgetter(*STATE_FIELDS)
+_STATE_FIELD_SET = frozenset(STATE_FIELDS)
+_new_object = object.__new__
+_set_field = object.__setattr__
+
+
+def replace(obj: _T, /, **changes: object) -> _T:
+    """`dataclasses.replace`, for a `GameState` without its cost.
+
+    The what-ifs build thousands of changed states a run, and `dataclasses.replace` walks the class's field
+    objects and calls the generated `__init__` with keywords each time. A `GameState` has no `__post_init__`,
+    no defaults and no field outside `__init__`, so setting its slots from the state and the changes gives the
+    same value (the same fields, equal and hashing equal), as fast as a copy; any other object is handed to
+    `dataclasses.replace`.
+    """
+    if type(obj) is not GameState:
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    if not changes.keys() <= _STATE_FIELD_SET:
+        raise TypeError(f"GameState has no field {sorted(changes.keys() - _STATE_FIELD_SET)}")
+    new = _new_object(GameState)
+    for name, value in zip(STATE_FIELDS, _STATE_VALUES(obj), strict=True):
+        _set_field(new, name, value)
+    for name, value in changes.items():
+        _set_field(new, name, value)
+    return cast(_T, new)
 
 
 _memo_state: list[GameState | None] = [None]

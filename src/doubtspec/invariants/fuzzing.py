@@ -278,7 +278,8 @@ def run_fuzz(options: FuzzOptions, recorder: Recorder | None = None) -> FuzzResu
     if options.max_steps is not None:
         profile = dataclasses.replace(profile, steps=options.max_steps)
     machine = _driven(machine_for(options.game, options.invariants, recorder, check_every=profile.check_every,
-                                  oracle_every=profile.oracle_every, corpus_share=profile.corpus_share), progress)
+                                  oracle_every=profile.oracle_every, corpus_share=profile.corpus_share,
+                                  costly_every=profile.costly_every), progress)
     base_seed = resolve_seed(options)
     database = resolve_database(options)
     examples, budget = options.examples, options.budget

@@ -10,11 +10,13 @@ records make a repeat cheap, both keyed by value, never by the actions that led 
   each action played from it. A step met again follows the node's successor instead of asking the engine;
   the engine is pure (`contract.purity` and `contract.replay` check that on the engine itself, never
   through this record), so its answer would be the same value.
-* **the verdicts** (`GameMachine.clean`, in `machines`): the states, steps (`Step`) and games whose checks
-  passed. Every check is a function of what it is given, so one met again passes again.
+* **the verdicts**: which checks passed on each state (`Node.checked`) and on each step (`Edge.checked`, the
+  step from a node by one action), and (`GameMachine.clean`, in `machines`) the games whose checks passed.
+  Every check is a function of what it is given, so one met again passes again.
 
-Both are `derived.memo()`s, emptied by `derived.forget` when a mutant changes the engine, and both start
-again empty when full (`KNOWN_SIZE`).
+Both are emptied by `derived.forget` when a mutant changes the engine (`Met.nodes` and `GameMachine.clean` are
+`derived.memo()`s; the verdicts of states and steps live on the nodes), and both start again empty when full
+(`KNOWN_SIZE`).
 """
 
 from __future__ import annotations
@@ -30,21 +32,23 @@ KNOWN_SIZE = 200_000
 
 
 class Node:
-    """A state met in this run, with its hash and what the engine answered about it."""
+    """A state met in this run, with its hash, what the engine answered about it and which checks passed on it."""
 
-    __slots__ = ("full", "hash", "legal", "pools", "state", "successors")
+    __slots__ = ("applies", "checked", "hash", "legal", "pools", "state", "successors")
 
     def __init__(self, state: GameState, hashed: int) -> None:
         self.state = state
         self.hash = hashed
-        self.full = False
-        """Whether the `SAMPLED` checks were among those that passed (once the verdicts record this node)."""
+        self.checked = 0
+        """The sets of state checks that passed on this state, as the machine's bits (`machines.GameMachine`)."""
+        self.applies: int | None = None
+        """The bits of the machine's costly checks that apply to this state, once asked."""
         self.legal: tuple[Action, ...] | None = None
         """`engine.legal_actions(state)`, once asked."""
         self.pools: dict[object, Sequence[Action]] = {}
         """The machine's choices at this state, by its steering and the rule's kind of action."""
-        self.successors: dict[Action, Node] = {}
-        """The state the engine gave for each action played from this one."""
+        self.successors: dict[Action, Edge] = {}
+        """The step the engine gave for each action played from this state."""
 
     def __hash__(self) -> int:
         return self.hash
@@ -53,25 +57,19 @@ class Node:
         return self is other or (isinstance(other, Node) and self.hash == other.hash and self.state == other.state)
 
 
-class Step:
-    """A step (before, action, after) as a key of the verdicts record."""
+class Edge:
+    """A step met in this run: the successor the engine gave for one action from a node, and which checks passed.
 
-    __slots__ = ("action", "after", "before", "hash")
+    A step is (before, action, after) by value: the node it hangs from is its state before (one node per state
+    value), the action is its key there, and its successor is the engine's first answer (the engine is pure), so
+    the step's verdict can live on it."""
 
-    def __init__(self, before: Node, action: Action, after: Node) -> None:
-        self.before = before
-        self.action = action
+    __slots__ = ("after", "checked")
+
+    def __init__(self, after: Node) -> None:
         self.after = after
-        self.hash = hash((before.hash, action, after.hash))
-
-    def __hash__(self) -> int:
-        return self.hash
-
-    def __eq__(self, other: object) -> bool:
-        # The states are nodes of `Met`, so mostly a comparison of identity.
-        return (isinstance(other, Step) and self.hash == other.hash and self.action == other.action
-                and (self.before is other.before or self.before == other.before)
-                and (self.after is other.after or self.after == other.after))
+        self.checked = 0
+        """The sets of transition checks that passed on this step, as the machine's bits."""
 
 
 def remember(record: dict[object, object], key: object, value: object) -> None:

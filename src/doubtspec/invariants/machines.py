@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import time
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import ClassVar
@@ -45,7 +45,7 @@ from doubtspec.invariants.catalog import (
     TransitionInvariant,
 )
 from doubtspec.invariants.groups.oracle import ORACLE_ACTIONS
-from doubtspec.invariants.known import Met, Node, Step, remember
+from doubtspec.invariants.known import Edge, Met, Node, remember
 from doubtspec.invariants.profiles import PROFILES
 from doubtspec.model import engine
 from doubtspec.model.actions import (
@@ -216,8 +216,20 @@ SAMPLED: frozenset[str] = frozenset({
 game itself, so a profile runs them at its first chance in each example and on every `check_every`-th
 chance after (`Profile.check_every`); every other check runs on every step."""
 
+COSTLY: frozenset[str] = frozenset({"tableau.full-offers"})
+"""The `SAMPLED` checks whose one call costs many steps of the game: a profile runs each at its first chance in each
+example and on every `costly_every`-th chance after (`Profile.costly_every`), where its chances are the states it
+applies to (`StateInvariant.applies`), so that every example that reaches such a state checks it at least once."""
+
 ORACLE = "oracle.solver"
 """A Z3 call per check: it runs on one step in one example of `oracle_every` (`Profile.oracle_every`)."""
+
+BASE = 1
+"""The verdict bit of the checks that are not `SAMPLED` (run on every state and step)."""
+SAMPLED_BIT = 2
+"""The verdict bit of the `SAMPLED` checks that are not `COSTLY` (run at the profile's `check_every`)."""
+COSTLY_BITS = 2
+"""The first bit of the `COSTLY` checks, one bit each (bit `COSTLY_BITS + i` for the i-th in the selection)."""
 
 
 def _raised(exc: Exception) -> str:
@@ -250,21 +262,34 @@ class GameMachine(RuleBasedStateMachine):
     corpus_share: ClassVar[float] = PROFILES["ci"].corpus_share
     """The chance that an example starts from a corpus prefix (`doubtspec.invariants.corpus`) instead of Set-Up."""
 
+    costly_every: ClassVar[int] = PROFILES["ci"].costly_every
+    """How often the `COSTLY` checks run, counted on the states each applies to (the ci profile's rate unless
+    `machine_for` is told otherwise)."""
+
     _state_checks: ClassVar[tuple[StateInvariant, ...]] = ()
-    _state_unsampled: ClassVar[tuple[StateInvariant, ...]] = ()
-    """`_state_checks` without the `SAMPLED` ones (in the same order): the checks of a step where those are not due."""
+    _state_bits: ClassVar[tuple[int, ...]] = ()
+    """Each state check's verdict bit (`BASE`, `SAMPLED_BIT` or its own `COSTLY` bit), in `_state_checks`' order."""
+    _state_plans: ClassVar[dict[int, tuple[StateInvariant, ...]]] = {}
+    """The state checks to run for a set of verdict bits, in the selection's order (filled as they are needed)."""
+    _state_full: ClassVar[int] = BASE
+    """The bits of the checks not `COSTLY`: those due on a state where the `SAMPLED` ones are."""
+    _costly: ClassVar[tuple[tuple[int, Callable[[GameState], bool] | None], ...]] = ()
+    """Each `COSTLY` state check's bit and the states it applies to (None: every state), in the selection's order."""
     _transition_checks: ClassVar[tuple[TransitionInvariant, ...]] = ()
-    _transition_unsampled: ClassVar[tuple[TransitionInvariant, ...]] = ()
-    _oracle_only: ClassVar[tuple[TransitionInvariant, ...]] = ()
+    _transition_bits: ClassVar[tuple[int, ...]] = ()
+    """Each transition check's bit; the solver's oracle has every bit (it is in every plan, and is due by its own
+    rule, `_oracle_due`, on a step met again too)."""
+    _transition_plans: ClassVar[dict[int, tuple[TransitionInvariant, ...]]] = {}
+    _transition_full: ClassVar[int] = BASE
+    _oracle: ClassVar[TransitionInvariant | None] = None
     _trace_checks: ClassVar[tuple[TraceInvariant, ...]] = ()
     _probes: ClassVar[dict[str, ProbeInvariant]] = {}
     _configured_for: ClassVar[tuple[Invariant, ...] | None] = None
     passed_prefixes: ClassVar[set[int]] = set()
     """Corpus prefixes (by index) this run has checked and found clean."""
     clean: ClassVar[dict[object, object]] = derived.memo()
-    """The verdicts already known: the states (`Node`), steps (`Step`) and games (actions, rounds, final state)
-    of this run whose checks all passed: for a step, True when the `SAMPLED` ones were among them, False when
-    only the others were; for a state, its node itself, which says so in `full`; for a game, True.
+    """The games (actions, rounds, final state) of this run whose trace checks all passed. The verdicts of states
+    and steps are kept on the states met (`Node.checked`, `Edge.checked`: which sets of checks passed).
 
     Every check is a function of what it is given (a state, a step, a game), compared by value, so one met
     again passes again and its checks are skipped (see `known`). Emptied by `derived.forget`."""
@@ -295,6 +320,8 @@ class GameMachine(RuleBasedStateMachine):
         """States checked so far in this example: the chances of every `SAMPLED` state check (see `_due`)."""
         self.step_chances = 0
         """Steps checked so far in this example: the chances of every `SAMPLED` transition check."""
+        self.costly_chances = [0] * len(cls._costly)
+        """States met so far in this example that each `COSTLY` check applies to: its chances."""
         self.seen: Node | None = None
         """The node of `self.state` in `met` (None: the state cannot be hashed)."""
         self.oracle_kind: type | None = None
@@ -306,10 +333,18 @@ class GameMachine(RuleBasedStateMachine):
     @classmethod
     def _split(cls, invariants: tuple[Invariant, ...]) -> None:
         cls._state_checks = tuple(i for i in invariants if isinstance(i, StateInvariant))
-        cls._state_unsampled = tuple(i for i in cls._state_checks if i.id not in SAMPLED)
+        costly = [i for i in cls._state_checks if i.id in COSTLY and i.id in SAMPLED]
+        bit_of = {i.id: 1 << (COSTLY_BITS + n) for n, i in enumerate(costly)}
+        cls._state_bits = tuple(bit_of.get(i.id, SAMPLED_BIT if i.id in SAMPLED else BASE) for i in cls._state_checks)
+        cls._state_plans = {}
+        cls._state_full = BASE | (SAMPLED_BIT if SAMPLED_BIT in cls._state_bits else 0)
+        cls._costly = tuple((bit_of[i.id], i.applies) for i in costly)
         cls._transition_checks = tuple(i for i in invariants if isinstance(i, TransitionInvariant))
-        cls._transition_unsampled = tuple(i for i in cls._transition_checks if i.id not in SAMPLED)
-        cls._oracle_only = tuple(i for i in cls._transition_checks if i.id == ORACLE)
+        cls._transition_bits = tuple(BASE | SAMPLED_BIT if i.id == ORACLE else SAMPLED_BIT if i.id in SAMPLED else BASE
+                                     for i in cls._transition_checks)
+        cls._transition_plans = {}
+        cls._transition_full = BASE | (SAMPLED_BIT if any(i.id in SAMPLED for i in cls._transition_checks) else 0)
+        cls._oracle = next((i for i in cls._transition_checks if i.id == ORACLE), None)
         cls._trace_checks = tuple(i for i in invariants if isinstance(i, TraceInvariant))
         cls._probes = {i.id: i for i in invariants if isinstance(i, ProbeInvariant)}
         cls._configured_for = invariants
@@ -399,41 +434,69 @@ class GameMachine(RuleBasedStateMachine):
         return True
 
     def _check_state(self, before: GameState | None, state: GameState) -> None:
-        recorder = self.recorder
-        # Every `SAMPLED` state check has its chance at every state, so one counter is each one's `_due`.
+        # Every `SAMPLED` state check has its chance at every state, so one counter is each one's `_due`; a `COSTLY`
+        # one has its own, counting the states it applies to.
         seen = self.state_chances
         self.state_chances = seen + 1
-        cls = type(self)
-        full = seen % cls.check_every == 0
-        key = self.seen  # the node of `state` (set by the caller), or None
         if not self.states_checked:
             return
-        clean = cls.clean
-        known = clean.get(key) if key is not None else None
-        if key is not None and isinstance(known, Node) and known is not key:
-            key.full = key.full or known.full  # met again after `met` started afresh: the verdict stands
-        if key is None or known is None or (full and not key.full):
-            due = self.states_checked if full else cls._state_unsampled
-            for inv in due:
+        cls = type(self)
+        need = cls._state_full if seen % cls.check_every == 0 else BASE
+        if cls._costly:
+            need |= self._costly_due(state)
+        node = self.seen  # the node of `state` (set by the caller), or None
+        todo = need & ~node.checked if node is not None else need
+        if todo:
+            plan = cls._state_plans.get(todo)
+            if plan is None:
+                plan = cls._state_plans[todo] = tuple(
+                    inv for inv, bit in zip(cls._state_checks, cls._state_bits, strict=True) if bit & todo)
+            for inv in plan:
                 try:
                     message = inv.check(state)
                 except Exception as exc:
                     message = _raised(exc)
                 if message is not None:
                     self._fail(inv, message, before, state)
-            if key is not None:
-                key.full = key.full or full
-                if known is None:
-                    remember(clean, key, key)
-        recorder.checks += len(self.states_checked)
+            if node is not None:
+                node.checked |= todo
+        self.recorder.checks += len(self.states_checked)
+
+    def _costly_due(self, state: GameState) -> int:
+        """The bits of the `COSTLY` checks due at `state`: each at the first state of the example that it applies to,
+        then at every `costly_every`-th."""
+        cls = type(self)
+        node = self.seen
+        applies = node.applies if node is not None else None
+        if applies is None:
+            applies = 0
+            for bit, relevant in cls._costly:
+                try:
+                    if relevant is None or relevant(state):
+                        applies |= bit
+                except Exception:
+                    applies |= bit  # the check itself says what is wrong with the state
+            if node is not None:
+                node.applies = applies
+        if not applies:
+            return 0
+        due = 0
+        chances = self.costly_chances
+        for index, (bit, _) in enumerate(cls._costly):
+            if applies & bit:
+                if chances[index] % cls.costly_every == 0:
+                    due |= bit
+                chances[index] += 1
+        return due
 
     def _apply(self, action: Action) -> None:
         before = self.state
         before_key = self.seen
         self.actions.append(action)
-        after_key = before_key.successors.get(action) if before_key is not None else None
-        if after_key is not None:
-            after = after_key.state  # a step met before: the engine's answer then (see `known`)
+        edge = before_key.successors.get(action) if before_key is not None else None
+        if edge is not None:
+            after_key: Node | None = edge.after
+            after = edge.after.state  # a step met before: the engine's answer then (see `known`)
         else:
             try:
                 after = engine.apply(before, action)
@@ -444,7 +507,7 @@ class GameMachine(RuleBasedStateMachine):
             if after_key is not None:
                 after = after_key.state
                 if before_key is not None:
-                    before_key.successors[action] = after_key
+                    edge = before_key.successors[action] = Edge(after_key)
         self.seen = after_key
         recorder = self.recorder
         recorder.steps += 1
@@ -455,28 +518,32 @@ class GameMachine(RuleBasedStateMachine):
         self._check_state(before, after)
         seen = self.step_chances
         self.step_chances = seen + 1
-        cls = type(self)
-        full = seen % cls.check_every == 0
-        key = (Step(before_key, action, after_key)
-               if before_key is not None and after_key is not None and self.transitions_checked else None)
-        clean = cls.clean
-        known = clean.get(key) if key is not None else None
-        if known is None or (full and not known):
-            due = self.transitions_checked if full else cls._transition_unsampled
-        else:
-            due = cls._oracle_only  # the solver's oracle is due once per example, by the example's own steps
-        for inv in due:
-            if inv.id == ORACLE and not self._oracle_due(action):
-                continue
-            try:
-                message = inv.check(before, action, after)
-            except Exception as exc:
-                message = _raised(exc)
-            if message is not None:
-                self._fail(inv, message, before, after)
-        if key is not None and due is not cls._oracle_only:
-            remember(clean, key, full or bool(known))
-        recorder.checks += len(self.transitions_checked)
+        if self.transitions_checked:
+            cls = type(self)
+            need = cls._transition_full if seen % cls.check_every == 0 else BASE
+            todo = need & ~edge.checked if edge is not None else need
+            if todo:
+                plan = cls._transition_plans.get(todo)
+                if plan is None:
+                    plan = cls._transition_plans[todo] = tuple(
+                        inv for inv, bit in zip(cls._transition_checks, cls._transition_bits, strict=True)
+                        if bit & todo)
+            else:
+                # The solver's oracle is due once per example, by the example's own steps, known or not.
+                plan = (cls._oracle,) if cls._oracle is not None and not self.oracle_done else ()
+            oracle = cls._oracle
+            for inv in plan:
+                if inv is oracle and not self._oracle_due(action):
+                    continue
+                try:
+                    message = inv.check(before, action, after)
+                except Exception as exc:
+                    message = _raised(exc)
+                if message is not None:
+                    self._fail(inv, message, before, after)
+            if edge is not None:
+                edge.checked |= todo
+            recorder.checks += len(self.transitions_checked)
         self.state = after
         if after.outcome is not None:
             self._finish_game()
@@ -765,12 +832,24 @@ def _organised(state: GameState, pool: Sequence[Action]) -> Sequence[Action]:
     return pool
 
 
+GENERATED_MODULE = f"{__name__}.generated"
+"""The module the machines `machine_for` makes claim: none, so that none has source to look up.
+
+Hypothesis keys its example database by a digest of the machine class's source, and looks the source up on every
+run by parsing the class's module for a class of that name (some 20 ms a run, each round of a benchmark or a
+mutant's run included). A class made here is never found there, so the digest falls back to the class's name
+(which carries the card set's fingerprint and the rulings); with no module to parse it falls back at once, to the
+same digest, and so to the same database key."""
+
+
 def machine_for(game: Game, invariants: tuple[Invariant, ...] = CATALOG,
                 recorder: Recorder | None = None, check_every: int | None = None,
-                oracle_every: int | None = None, corpus_share: float | None = None) -> type[GameMachine]:
+                oracle_every: int | None = None, corpus_share: float | None = None,
+                costly_every: int | None = None) -> type[GameMachine]:
     """A `GameMachine` subclass for one card set, rulings and selection of invariants.
 
-    `check_every` and `oracle_every` are the rates of the costly checks (`SAMPLED`, `ORACLE`) and
+    `check_every`, `costly_every` and `oracle_every` are the rates of the costly checks (`SAMPLED`, `COSTLY`,
+    `ORACLE`) and
     `corpus_share` how often an example starts from a deep prefix (a profile's fields of the same
     names); the defaults are the ci profile's.
 
@@ -783,10 +862,11 @@ def machine_for(game: Game, invariants: tuple[Invariant, ...] = CATALOG,
     name = f"GameMachine_{game.cards.fingerprint}_{rulings}_{selection}"
     attributes = {"game": game, "selection": invariants, "recorder": recorder or Recorder(),
                   "check_every": check_every or GameMachine.check_every,
+                  "costly_every": costly_every or GameMachine.costly_every,
                   "oracle_every": oracle_every or GameMachine.oracle_every, "passed_prefixes": set(),
                   "clean": derived.memo(), "met": Met(),
                   "corpus_share": GameMachine.corpus_share if corpus_share is None else corpus_share,
-                  "_configured_for": None, "__module__": __name__}
+                  "_configured_for": None, "__module__": GENERATED_MODULE}
     machine = type(name, (GameMachine,), attributes)
     return machine
 

@@ -47,6 +47,10 @@ class Profile:
     """How often the costly checks (`machines.SAMPLED`: purity, legality agreement and the what-ifs that
     re-run the engine on a changed state) run within an example: at their first chance in each example
     and every `check_every`-th one after. 1 checks every step."""
+    costly_every: int = 1
+    """How often the costliest of those checks (`machines.COSTLY`, each call worth many steps of the game) run: at
+    their first chance in each example and every `costly_every`-th one after, where a check's chances are the
+    states it applies to (a Movement turn, say). 1 checks each of those states."""
     oracle_every: int = 1
     """One example in `oracle_every` asks the solver's encoding about one of its steps (`oracle.solver`)."""
     corpus_share: float = 0.25
@@ -87,11 +91,11 @@ class Profile:
 
 PROFILES: dict[str, Profile] = {
     "ci": Profile("ci", "bounded and deterministic: a fixed seed and a fixed number of examples",
-                  steps=40, examples=600, budget=None, seed=0, check_every=4,
+                  steps=40, examples=600, budget=None, seed=0, check_every=4, costly_every=8,
                   oracle_every=20, corpus_share=0.0,
                   multiple_bugs=False, shrink_seconds=10.0),
     "dev": Profile("dev", "a minute of fuzzing with a fresh seed", steps=60, examples=None, budget=60.0, seed=None,
-                   check_every=2, oracle_every=3),
+                   check_every=2, costly_every=4, oracle_every=3),
     "nightly": Profile("nightly", "an hour of fuzzing with long games", steps=120, examples=None, budget=3600.0,
                        seed=None),
 }

@@ -44,6 +44,9 @@ class StateInvariant:
     statement: str
     sections: tuple[Section, ...]
     check: StateCheck
+    applies: Callable[[GameState], bool] | None = None
+    """The states the check has something to say about (None: any): elsewhere it passes at once. The fuzzing
+    machine counts a costly check's chances on these states only (`machines.COSTLY`)."""
 
 
 @dataclass(frozen=True, slots=True)

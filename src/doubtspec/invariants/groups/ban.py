@@ -5,12 +5,11 @@ Bans: banned cards are not played (but with Loopholes), not offered, and never t
 
 from __future__ import annotations
 
-import dataclasses
-
 from doubtspec.invariants.derived import (
     at_rest,
     card_kind,
     loopholes,
+    replace,
     reshuffle_probes,
     trigger_pairs,
 )
@@ -56,7 +55,7 @@ def _ban_trigger(before: GameState, action: Action, after: GameState) -> str | N
         return None
     # The banned Reserve cards must act as if they were not there: play the same card with them
     # taken out of the Reserve, and the rest of the table must come out the same.
-    without = dataclasses.replace(before, c_reserve=tuple(c for c in before.c_reserve if c not in silent))
+    without = replace(before, c_reserve=tuple(c for c in before.c_reserve if c not in silent))
     expected = engine.apply(without, action)
     for name in _COMPARED:
         if getattr(expected, name) != getattr(after, name):
@@ -92,7 +91,7 @@ def _ban_offers(state: GameState) -> str | None:
                 (side := cards[r].reserve) is not None and side.loopholes and cards[r].kind not in banned  # type: ignore[index]
                 for r in probe.c_reserve
             )
-            for action in engine.legal_actions(dataclasses.replace(probe, banned=banned)):
+            for action in engine.legal_actions(replace(probe, banned=banned)):
                 if isinstance(action, PlayReserve | PlayStandard) and cards[action.card].kind in banned:  # type: ignore[index]
                     if isinstance(action, PlayStandard) and loopholes:
                         continue
@@ -117,7 +116,7 @@ def _trigger_offers(state: GameState) -> str | None:
         kinds = {state.game.company_card(c).kind for c in state.c_reserve}
         kinds -= {state.game.company_card(c).kind for c in state.c_hand}  # leave the hand playable
         if kinds:
-            probe = dataclasses.replace(state, banned=tuple(sorted(kinds | set(state.banned))))
+            probe = replace(state, banned=tuple(sorted(kinds | set(state.banned))))
             for action in engine.legal_actions(probe):
                 if not isinstance(action, PlayStandard):
                     continue
@@ -140,7 +139,7 @@ def _trigger_offers(state: GameState) -> str | None:
             if moved is None:
                 continue
             kind = state.game.company_card(reserve_card).kind
-            probe = dataclasses.replace(moved, banned=tuple(sorted({kind, *state.banned})))
+            probe = replace(moved, banned=tuple(sorted({kind, *state.banned})))
             plays = [a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card]
             if not plays:
                 break
@@ -166,10 +165,10 @@ def _moved(state: GameState, card: int, reserve_card: int) -> GameState | None:
     def rest(cards: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(c for c in cards if c not in moving)
 
-    return dataclasses.replace(state, c_deck=rest(state.c_deck), c_discard=rest(state.c_discard),
-                               c_hand=tuple(sorted((*rest(state.c_hand), card))),
-                               c_reserve=(*rest(state.c_reserve), reserve_card), trash=rest(state.trash),
-                               piles=tuple(rest(pile) for pile in state.piles))
+    return replace(state, c_deck=rest(state.c_deck), c_discard=rest(state.c_discard),
+                   c_hand=tuple(sorted((*rest(state.c_hand), card))),
+                   c_reserve=(*rest(state.c_reserve), reserve_card), trash=rest(state.trash),
+                   piles=tuple(rest(pile) for pile in state.piles))
 
 
 def _reshuffle_offers(state: GameState) -> str | None:
@@ -188,8 +187,8 @@ def _reshuffle_offers(state: GameState) -> str | None:
     from doubtspec.invariants.groups.scoring import scoring_check
 
     kinds = {state.game.company_card(c).kind for c in state.c_reserve}
-    probe = dataclasses.replace(state, banned=tuple(sorted(kinds | set(state.banned))), c_deck=(),
-                                c_discard=tuple(sorted(state.c_deck + state.c_discard)))
+    probe = replace(state, banned=tuple(sorted(kinds | set(state.banned))), c_deck=(),
+                    c_discard=tuple(sorted(state.c_deck + state.c_discard)))
     after = engine.apply(probe, EndBuy())
     message = scoring_check(probe, EndBuy(), after) or reshuffled_check(probe, EndBuy(), after)
     return None if message is None else f"with the Reserve's kinds {sorted(kinds)} banned: {message}"

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from doubtspec.invariants.derived import (
-    legal,
-)
+from doubtspec.invariants.derived import legal, memo
 from doubtspec.invariants.shapes import (
     Invariant,
     StateInvariant,
@@ -126,15 +124,77 @@ def _action_text(before: GameState, action: Action, after: GameState) -> str | N
     return None
 
 
+class _Replayed:
+    """A node of the replays' trie: one more action replayed from Set-Up, and (every `CHECKPOINT` actions) the state
+    the replay reached there."""
+
+    __slots__ = ("children", "ended", "state")
+
+    def __init__(self, state: GameState | None = None) -> None:
+        self.children: dict[Action, _Replayed] = {}
+        self.state = state
+        self.ended = False
+        """Whether the replay's game was over after this action."""
+
+
+CHECKPOINT = 8
+"""The replays' trie keeps the state replayed after every this many actions (a game resumes from the last one on
+its path, replaying at most this many actions less one again)."""
+
+REPLAYED_SIZE = 400_000
+"""At most this many actions in the replays' trie; a full trie starts again empty."""
+
+_REPLAYS = memo()
+"""Per card set and rulings (`Game`): the root of the trie of actions replayed from Set-Up, and its size."""
+
+
 def _replay(trace: Trace) -> str | None:
-    state = engine.new_game(trace.game)
-    for i, action in enumerate(trace.actions, start=1):
+    """Replay the game's actions from Set-Up; the replay must not end early and must reach the game's state.
+
+    Hypothesis plays most of a game again in the next (its mutations and its target phase keep a prefix), and a
+    replay of the whole game every time replays that prefix every time. The replays share a trie instead: each
+    action of each game is replayed once from Set-Up, in a chain of the engine's own answers that starts at
+    `engine.new_game` (never the machine's states met: this checks the engine that the machine's record trusts),
+    and a game whose prefix was replayed before resumes that replay at the last checkpoint on its path.
+    """
+    game = trace.game
+    found = _REPLAYS.get(game)
+    if not isinstance(found, tuple) or found[1] >= REPLAYED_SIZE:
+        found = (_Replayed(engine.new_game(game)), 0)
+    root, size = found
+    actions = trace.actions
+    node, resume, start = root, root, 0
+    for depth, action in enumerate(actions, start=1):
+        child = node.children.get(action)
+        if child is None:
+            break
+        if child.ended and depth < len(actions):
+            return f"replaying the trace, the game ended at step {depth} of {len(actions)}"
+        node = child
+        if child.state is not None:
+            resume, start = child, depth
+    state = resume.state
+    assert state is not None
+    node = resume
+    for i in range(start, len(actions)):
+        action = actions[i]
         state = engine.apply(state, action)
-        if state.outcome is not None and i < len(trace.actions):
-            return f"replaying the trace, the game ended at step {i} of {len(trace.actions)}"
+        child = node.children.get(action)
+        if child is None:
+            child = node.children[action] = _Replayed()
+            size += 1
+        if (i + 1) % CHECKPOINT == 0 and child.state is None:
+            child.state = state
+        if state.outcome is not None:
+            child.ended = True
+            if i + 1 < len(actions):
+                _REPLAYS[game] = (root, size)
+                return f"replaying the trace, the game ended at step {i + 1} of {len(actions)}"
+        node = child
+    _REPLAYS[game] = (root, size)
     if state != trace.final or hash(state) != hash(trace.final):
         changed = [n for n in STATE_FIELDS if n != "game" and getattr(state, n) != getattr(trace.final, n)]
-        return f"replaying {len(trace.actions)} actions from Set-Up gives a different state (fields {changed})"
+        return f"replaying {len(actions)} actions from Set-Up gives a different state (fields {changed})"
     return None
 
 

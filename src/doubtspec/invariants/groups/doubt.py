@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
-
-from doubtspec.invariants.derived import memo, messaging_price, remembered
+from doubtspec.invariants.derived import memo, messaging_price, remembered, replace
 from doubtspec.invariants.shapes import (
     Invariant,
     StateInvariant,
@@ -107,14 +105,14 @@ _MESSAGING_VERDICTS = memo()
 def _messaging_offers_now(state: GameState) -> str | None:
     """`_messaging_offers`, asking the engine."""
     # Tokens held would add to the budget; ask with icons alone.
-    bare = dataclasses.replace(state, messaging=0)
+    bare = replace(state, messaging=0)
     for zone in Zone:
         values = state.cards.display.doubt_values[zone]
         for present in range(len(values) + 1):
             doubt = list(bare.doubt)
             victims = list(bare.victims)
             doubt[zone], victims[zone] = present, max(victims[zone], 1)
-            probe = dataclasses.replace(bare, doubt=tuple(doubt), victims=tuple(victims))
+            probe = replace(bare, doubt=tuple(doubt), victims=tuple(victims))
             message = _column_offers(probe, zone, present, values)
             if message is not None:
                 return message
@@ -184,8 +182,8 @@ def _messaging_tokens_offers(state: GameState) -> str | None:
                     continue
                 supply = list(state.supply)
                 supply[index] -= max(0, held - state.messaging)
-                probe = dataclasses.replace(state, pending=(Messaging(icons=icons),),
-                                            messaging=max(state.messaging, held), supply=tuple(supply))
+                probe = replace(state, pending=(Messaging(icons=icons),),
+                                messaging=max(state.messaging, held), supply=tuple(supply))
                 action = Message(zone, doubts, victims)
                 if action not in engine.legal_actions(probe):
                     return (f"with {probe.messaging} Messaging tokens and {icons} icons, removing {doubts} of the "

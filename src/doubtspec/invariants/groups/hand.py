@@ -5,11 +5,10 @@ Hand sizes: the Company's full hand at the start of its turn, Marginalization, t
 
 from __future__ import annotations
 
-import dataclasses
-
 from doubtspec.invariants.derived import (
     at_rest,
     hand_limit,
+    replace,
 )
 from doubtspec.invariants.groups.liveness import over
 from doubtspec.invariants.shapes import (
@@ -81,10 +80,10 @@ def _movement_buy_offers(state: GameState) -> str | None:
         # the state as little as it can, and each card leaves for the hand from where it was.
         ordered = sorted(cards, key=lambda c: (c not in state.m_hand, c not in state.m_discard, c))
         hand = tuple(sorted(ordered[:held]))
-        probe = dataclasses.replace(state, m_hand=hand,
-                                    m_discard=tuple(c for c in state.m_discard if c not in hand),
-                                    m_deck=tuple(c for c in state.m_deck if c not in hand),
-                                    influence=state.influence + short, supply=tuple(supply))
+        probe = replace(state, m_hand=hand,
+                        m_discard=tuple(c for c in state.m_discard if c not in hand),
+                        m_deck=tuple(c for c in state.m_deck if c not in hand),
+                        influence=state.influence + short, supply=tuple(supply))
         offered = {a.space for a in engine.legal_actions(probe) if isinstance(a, MovementBuy) and not a.flip}
         expected = set(spaces) if held < limit else set()
         if offered != expected:
@@ -109,8 +108,8 @@ def _marginalization_offers(state: GameState) -> str | None:
     for keep, marginalized in ((size - 1, True), (size, False)):
         if len(cards) < keep:
             continue
-        probe = dataclasses.replace(state, c_deck=(), c_hand=(), c_discard=cards[:keep],
-                                    c_removed=tuple(sorted(state.c_removed + cards[keep:])))
+        probe = replace(state, c_deck=(), c_hand=(), c_discard=cards[:keep],
+                        c_removed=tuple(sorted(state.c_removed + cards[keep:])))
         probe = engine.apply(probe, EndBuy())
         while probe.outcome is None and probe.phase is Phase.COMPANY_DRAW:
             probe = engine.apply(probe, engine.legal_actions(probe)[0])

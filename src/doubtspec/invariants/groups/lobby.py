@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
-
-from doubtspec.invariants.derived import at_rest, memo, remembered
+from doubtspec.invariants.derived import at_rest, memo, remembered, replace
 from doubtspec.invariants.shapes import (
     Invariant,
     StateInvariant,
@@ -104,7 +102,7 @@ def _lobby_offers_now(state: GameState) -> str | None:
         places += [("goal", s) for s, goal in enumerate(state.goals) if goal != NO_CARD]
     step = ResolveEffect(Lobby(1), 1)
     # Lobbying moves Profit the Company has scored: with none, there is nothing to put on a card.
-    broke = [a for a in choice_actions(dataclasses.replace(state, profit=0), step) if isinstance(a, LobbyOn)]
+    broke = [a for a in choice_actions(replace(state, profit=0), step) if isinstance(a, LobbyOn)]
     if broke:
         return f"with no Profit, a Lobby effect was offered {broke[0]}"
     for where, index in places:
@@ -113,9 +111,9 @@ def _lobby_offers_now(state: GameState) -> str | None:
         for count, offered in ((2, True), (3, False)):
             changed = (*held[:index], count, *held[index + 1:])
             if where == "market":
-                probe = dataclasses.replace(state, profit=max(state.profit, 1), market_profit=changed)
+                probe = replace(state, profit=max(state.profit, 1), market_profit=changed)
             else:
-                probe = dataclasses.replace(state, profit=max(state.profit, 1), goal_profit=changed)
+                probe = replace(state, profit=max(state.profit, 1), goal_profit=changed)
             choices = choice_actions(probe, step)
             target = LobbyOn(LobbyWhere.MARKET if where == "market" else LobbyWhere.GOAL, index)
             if (target in choices) is not offered:
@@ -148,15 +146,15 @@ def _lobby_distinct_offers(state: GameState) -> str | None:
     if state.rulings.get("lobby-targets") == "market-and-goals":
         places += [(LobbyWhere.GOAL, s) for s, goal in enumerate(state.goals)
                    if goal != NO_CARD and state.goal_profit[s] < 3]
-    probe = dataclasses.replace(state, profit=max(state.profit, 2), pending=(ResolveEffect(Lobby(2), 2),))
+    probe = replace(state, profit=max(state.profit, 2), pending=(ResolveEffect(Lobby(2), 2),))
     start = 4 * state.round
     for where, index in [places[(start + k) % len(places)] for k in range(min(4, len(places)))]:
         first = LobbyOn(where, index)
         before = probe
         if where is LobbyWhere.MARKET and not probe.market_profit[index]:
-            before = dataclasses.replace(probe, market_profit=replace_at(probe.market_profit, index, 1))
+            before = replace(probe, market_profit=replace_at(probe.market_profit, index, 1))
         elif where is LobbyWhere.GOAL and not probe.goal_profit[index]:
-            before = dataclasses.replace(probe, goal_profit=replace_at(probe.goal_profit, index, 1))
+            before = replace(probe, goal_profit=replace_at(probe.goal_profit, index, 1))
         after = apply(before, first)
         moved = _lobby_moves(before, first, after)
         if moved is not None:

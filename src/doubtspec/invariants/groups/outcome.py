@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 
 from doubtspec.invariants.derived import (
@@ -11,6 +10,7 @@ from doubtspec.invariants.derived import (
     can_play,
     goal_points,
     icon_agitations,
+    replace,
 )
 from doubtspec.invariants.shapes import (
     Invariant,
@@ -99,7 +99,7 @@ def _profit_offers(state: GameState) -> str | None:
             or len(state.c_deck) >= state.cards.rules.company_hand_size):
         return None
     target = state.cards.rules.profit_to_win
-    probe = _reshuffled(dataclasses.replace(state, profit=max(state.profit, target)))
+    probe = _reshuffled(replace(state, profit=max(state.profit, target)))
     ended = probe.outcome.reason if probe.outcome is not None else None
     if ended not in (OutcomeReason.PROFIT_VICTORY, OutcomeReason.STAR_VICTORY, OutcomeReason.MARGINALIZATION):
         return (f"a Reshuffle that ends with {target} Profit held ended in "
@@ -108,8 +108,8 @@ def _profit_offers(state: GameState) -> str | None:
     # comes before the Profit is counted (ruling profit-victory), so the Company is Marginalized first.
     size = state.cards.rules.company_hand_size
     cycle = (*state.c_deck, *state.c_discard, *state.c_hand)
-    short = dataclasses.replace(state, profit=max(state.profit, target), c_deck=cycle[:size - 1], c_discard=(),
-                                c_hand=(), c_removed=tuple(sorted((*state.c_removed, *cycle[size - 1:]))))
+    short = replace(state, profit=max(state.profit, target), c_deck=cycle[:size - 1], c_discard=(),
+                    c_hand=(), c_removed=tuple(sorted((*state.c_removed, *cycle[size - 1:]))))
     probe = _reshuffled(short)
     if probe.outcome is not None and probe.outcome.reason is OutcomeReason.PROFIT_VICTORY:
         return (f"a Reshuffle with {target} Profit held and {len(short.c_deck)} cards left to draw ended in a Profit "
@@ -118,17 +118,17 @@ def _profit_offers(state: GameState) -> str | None:
     # Company holds counts (ruling profit-victory), so the game goes on.
     market_profit = tuple(p + (c != NO_CARD) for c, p in zip(state.market, state.market_profit, strict=True))
     goal_profit = tuple(p + (g != NO_CARD) for g, p in zip(state.goals, state.goal_profit, strict=True))
-    lobbied = dataclasses.replace(state, profit=target - 1, victims=(0,) * len(state.victims), c_reserve=(),
-                                  c_discard=tuple(sorted((*state.c_discard, *state.c_reserve))),
-                                  market_profit=market_profit, goal_profit=goal_profit)
+    lobbied = replace(state, profit=target - 1, victims=(0,) * len(state.victims), c_reserve=(),
+                      c_discard=tuple(sorted((*state.c_discard, *state.c_reserve))),
+                      market_profit=market_profit, goal_profit=goal_profit)
     probe = _reshuffled(lobbied)
     if probe.outcome is not None and probe.outcome.reason is OutcomeReason.PROFIT_VICTORY:
         return (f"a Reshuffle with {target - 1} Profit held, more lobbied on the Movement's cards and nothing scored "
                 f"ended in a Profit Victory; only the Profit the Company holds counts")
     # Exactly the target and nothing scored: the threshold itself wins (a Reshuffle scoring on top of the target,
     # as in the first probe, cannot tell "at least" from "more than").
-    exact = dataclasses.replace(lobbied, profit=target, market_profit=state.market_profit,
-                                goal_profit=state.goal_profit)
+    exact = replace(lobbied, profit=target, market_profit=state.market_profit,
+                    goal_profit=state.goal_profit)
     probe = _reshuffled(exact)
     ended = probe.outcome.reason if probe.outcome is not None else None
     if ended not in (OutcomeReason.PROFIT_VICTORY, OutcomeReason.MARGINALIZATION):
@@ -170,7 +170,7 @@ def _defeat_offers(state: GameState) -> str | None:
     if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or not state.c_hand:
         return None
     kinds = {state.game.company_card(c).kind for c in state.c_hand}
-    probe = dataclasses.replace(state, banned=tuple(sorted(kinds | set(state.banned))))
+    probe = replace(state, banned=tuple(sorted(kinds | set(state.banned))))
     after = engine.apply(probe, Pass())
     if after.outcome is not None and after.outcome.reason is not OutcomeReason.ECONOMIC_DEFEAT:
         return None
@@ -203,8 +203,8 @@ def _defeat_boundary_offers(state: GameState) -> str | None:
             if len(hand) != worth + 1:
                 continue
             kinds = {game.company_card(c).kind for c in hand[1:]}
-            probe = dataclasses.replace(state, c_hand=tuple(sorted(hand)), c_reserve=(),
-                                        banned=tuple(sorted(kinds | set(state.banned))))
+            probe = replace(state, c_hand=tuple(sorted(hand)), c_reserve=(),
+                            banned=tuple(sorted(kinds | set(state.banned))))
             after = engine.apply(probe, Pass())
             message = _economic_defeat(after)
             if message is not None:
@@ -217,7 +217,7 @@ def _defeat_boundary_offers(state: GameState) -> str | None:
 def _with_goal_target(game: Game, target: int) -> Game:
     """`game` with `target` Goal points to win (a card file may set any number)."""
     cards = game.cards
-    return Game(dataclasses.replace(cards, rules=dataclasses.replace(cards.rules, goal_points_to_win=target)),
+    return Game(replace(cards, rules=replace(cards.rules, goal_points_to_win=target)),
                 game.rulings)
 
 
@@ -239,7 +239,7 @@ def _goal_victory_offers(state: GameState) -> str | None:
             continue
         worth = state.game.goal(state.goals[action.slot]).points
         for target in sorted({points + 1, points + worth}):
-            after = engine.apply(dataclasses.replace(probe, game=_with_goal_target(state.game, target)), action)
+            after = engine.apply(replace(probe, game=_with_goal_target(state.game, target)), action)
             outcome = after.outcome
             if outcome is None or outcome.reason is not OutcomeReason.GOAL_VICTORY:
                 ended = "the game goes on" if outcome is None else f"the game ends in {outcome.reason.value}"

@@ -6,7 +6,6 @@ machine draws one a step); and checks that try every such action of a kind, or o
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 
 from doubtspec.errors import IllegalActionError
@@ -17,6 +16,7 @@ from doubtspec.invariants.derived import (
     card_kind,
     hand_limit,
     loopholes,
+    replace,
 )
 from doubtspec.invariants.shapes import (
     Invariant,
@@ -96,7 +96,7 @@ def _banned_offers(state: GameState) -> str | None:
         return None
     check = _rejects_citing({PlayStandard: S.COMPANY_INTERFERENCE, PlayReserve: S.COMPANY_INTERFERENCE})
     for kind in sorted({card_kind(state, c) for c in state.c_hand} - set(state.banned)):
-        probe = dataclasses.replace(state, banned=tuple(sorted((*state.banned, kind))))
+        probe = replace(state, banned=tuple(sorted((*state.banned, kind))))
         for action in _banned_candidates(probe):
             message = check(probe, action)
             if message is not None:

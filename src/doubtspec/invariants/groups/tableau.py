@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
-
-from doubtspec.invariants.derived import at_rest, legal
+from doubtspec.invariants.derived import at_rest, legal, replace
 from doubtspec.invariants.shapes import (
     Invariant,
     StateInvariant,
@@ -25,6 +23,12 @@ def _tableau(state: GameState) -> str | None:
     return None
 
 
+def _full_applies(state: GameState) -> bool:
+    """A Movement turn with a card in hand, and the Market deck holds the cards that fill the Tableau."""
+    return (at_rest(state) and state.phase is Phase.MOVEMENT_TURN and bool(state.m_hand)
+            and 0 <= state.cards.rules.tableau_limit - len(state.tableau) <= len(state.m_deck))
+
+
 def _full_offers(state: GameState) -> str | None:
     """On each Movement turn with a card in hand, fill the Tableau to its limit and play into it.
 
@@ -34,17 +38,15 @@ def _full_offers(state: GameState) -> str | None:
     `rule.movement-play` (at most three). Then the same cards face up: each play must be offered with the
     flips `rule.influence-payment-offers` works out, the removed card never among them.
     """
-    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or not state.m_hand:
+    if not _full_applies(state):
         return None
     from doubtspec.invariants.groups.rule import influence_payment_check, movement_play_check
 
     limit = state.cards.rules.tableau_limit
     missing = limit - len(state.tableau)
-    if missing < 0 or missing > len(state.m_deck):
-        return None
     filler = state.m_deck[:missing]
-    probe = dataclasses.replace(state, tableau=state.tableau + tuple((c, False) for c in filler),
-                                m_deck=state.m_deck[missing:])
+    probe = replace(state, tableau=state.tableau + tuple((c, False) for c in filler),
+                    m_deck=state.m_deck[missing:])
     plays = [a for a in engine.legal_actions(probe) if isinstance(a, MovementPlay)]
     # Organize's free play (Buying a Card > Organize) into the full Tableau, which generated games seldom reach.
     organize = [a for a in legality.organize_choices(probe) if isinstance(a, OrganizePlay)]
@@ -60,7 +62,7 @@ def _full_offers(state: GameState) -> str | None:
         message = movement_play_check(probe, action, after) or _tableau(after)
         if message is not None:
             return f"with {limit} cards in the Tableau: {message}"
-    face_up = dataclasses.replace(probe, tableau=state.tableau + tuple((c, True) for c in filler))
+    face_up = replace(probe, tableau=state.tableau + tuple((c, True) for c in filler))
     message = influence_payment_check(face_up)
     return None if message is None else f"with {limit} cards in the Tableau, the new ones face up: {message}"
 
@@ -81,7 +83,7 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.MOVEMENT_CARDS, S.AGITATION_AND_GOALS), _tableau),
     StateInvariant("tableau.full-offers", "With the Tableau at its limit, every play removes a card first and "
                    "pays and places as the rules say.", (S.MOVEMENT_CARDS, S.AGITATION_AND_GOALS, S.PLAYING_A_CARD),
-                   _full_offers),
+                   _full_offers, _full_applies),
     StateInvariant("tableau.removal-offers", "A play removes a Tableau card exactly when the Tableau is at its "
                    "limit.", (S.MOVEMENT_CARDS, S.PLAYING_A_CARD), _removal_offers),
 )

@@ -5,10 +5,9 @@ Token conservation: every kind of token is in its supply or on the table, never 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 
-from doubtspec.invariants.derived import at_rest
+from doubtspec.invariants.derived import at_rest, replace
 from doubtspec.invariants.shapes import (
     Invariant,
     StateCheck,
@@ -131,7 +130,7 @@ def _exhausted_offers(state: GameState) -> str | None:
         return None
     supply = list(state.supply)
     supply[TOKEN_INDEX[TokenKind.INFLUENCE]] = 0
-    probe = dataclasses.replace(state, supply=tuple(supply))
+    probe = replace(state, supply=tuple(supply))
     after = engine.apply(probe, Pass())
     gained = after.influence - probe.influence
     left = after.supply[TOKEN_INDEX[TokenKind.INFLUENCE]]
@@ -152,7 +151,7 @@ def _exhausted_step(before: GameState, action: Action, after: GameState) -> str 
     exhausted supply, and every return against a supply at zero.
     """
     del after
-    probe = dataclasses.replace(before, supply=(0,) * len(before.supply))
+    probe = replace(before, supply=(0,) * len(before.supply))
     if not engine.is_legal(probe, action):
         return None  # placing a Doubt needs one in the supply (an empty supply offers no space)
     replayed = engine.apply(probe, action)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from itertools import combinations
 from typing import cast
@@ -15,6 +14,7 @@ from doubtspec.invariants.derived import (
     buy_costs,
     legal,
     memo,
+    replace,
     trigger_pairs,
 )
 from doubtspec.invariants.groups.rule.frame import in_supply, minus, sorted_cards, unchanged_except
@@ -199,7 +199,7 @@ def _trigger_offers(state: GameState) -> str | None:
         probe = _moved_to_play(state, card, reserve_card)
         if probe is None:
             continue
-        probe = dataclasses.replace(probe, banned=())
+        probe = replace(probe, banned=())
         play = next((a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card), None)
         if play is None:
             continue
@@ -246,7 +246,7 @@ def _moved_to_play(state: GameState, card: int, reserve_card: int | None) -> Gam
         return None
     rest = [c for c in (*state.c_deck, *state.c_discard) if c not in moving]
     reserve = tuple(c for c in state.c_reserve if c not in moving)
-    return dataclasses.replace(
+    return replace(
         state, c_deck=(), c_discard=(), c_hand=sorted_cards((*(c for c in state.c_hand if c not in moving), card)),
         c_reserve=reserve if reserve_card is None else (*reserve, reserve_card),
         trash=(*(c for c in state.trash if c not in moving), *rest),
@@ -321,7 +321,7 @@ def _reshuffling_draw(state: GameState, card: int) -> str | None:
     discard = sorted_cards(c for c in others if c not in hand)
     if len(discard) < draws:
         return None
-    probe = dataclasses.replace(state, c_deck=(), c_discard=discard, c_reserve=(), c_hand=hand)
+    probe = replace(state, c_deck=(), c_discard=discard, c_reserve=(), c_hand=hand)
     plays = [a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card]
     if not plays:
         return None
@@ -407,10 +407,10 @@ def _doubt_count_offers(state: GameState) -> str | None:
             return tuple(c for c in cards if c != moving)
 
         # The Reserve goes to the discard pile, so that no Reserve card the play triggers adds Doubt of its own.
-        probe = dataclasses.replace(state, c_deck=rest(state.c_deck),
-                                    c_discard=sorted_cards(rest(state.c_discard) + rest(state.c_reserve)),
-                                    c_hand=sorted_cards((*rest(state.c_hand), card)), c_reserve=(),
-                                    trash=rest(state.trash), piles=tuple(rest(pile) for pile in state.piles))
+        probe = replace(state, c_deck=rest(state.c_deck),
+                        c_discard=sorted_cards(rest(state.c_discard) + rest(state.c_reserve)),
+                        c_hand=sorted_cards((*rest(state.c_hand), card)), c_reserve=(),
+                        trash=rest(state.trash), piles=tuple(rest(pile) for pile in state.piles))
         plays = [a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card]
         if not plays:
             continue
@@ -484,7 +484,7 @@ def _payment_offers(state: GameState) -> str | None:
         return None
     message = _payments_offered(state)
     if message is None and len(state.c_hand) >= 2:
-        message = _payments_offered(dataclasses.replace(state, c_hand=state.c_hand[:-1]))
+        message = _payments_offered(replace(state, c_hand=state.c_hand[:-1]))
         if message is not None:
             message = f"with the hand short of its last card: {message}"
     return message
@@ -572,16 +572,16 @@ def _buy_offers(state: GameState) -> str | None:
     kinds = {state.game.company_card(c).kind for c in state.c_hand} - set(state.banned)
     banning = bool(kinds) and state.round % 2 == 1
     if banning:
-        state = dataclasses.replace(state, banned=tuple(sorted({*state.banned, *kinds})))
+        state = replace(state, banned=tuple(sorted({*state.banned, *kinds})))
     how = ", every kind in the hand banned" if banning else ""
-    for source, index, _ in buy_costs(dataclasses.replace(state, discount=0)):
+    for source, index, _ in buy_costs(replace(state, discount=0)):
         card = (state.piles if source is BuySource.PILE else state.stacks)[index][-1] \
             if source is not BuySource.TRASH else state.trash[index]
         full = budget[card] + (1 if source is BuySource.TRASH else 0)
         for discount, offered in ((full - total, True), (full - total - 1, False)):
             if discount < 0 or (not offered and full - discount <= 0):
                 continue
-            probe = dataclasses.replace(state, discount=discount)
+            probe = replace(state, discount=discount)
             buys = {(a.source, a.index) for a in engine.legal_actions(probe) if isinstance(a, Buy)}
             if ((source, index) in buys) is not offered:
                 where = f"{source.value}:{index}"
@@ -589,7 +589,7 @@ def _buy_offers(state: GameState) -> str | None:
                         f"{' plus one from the trash' if source is BuySource.TRASH else ''}) costs "
                         f"{max(0, full - discount)} against a hand of {total} Budget, but was "
                         f"{'not ' if offered else ''}offered")
-        free = dataclasses.replace(state, discount=full + 1)
+        free = replace(state, discount=full + 1)
         if Buy(source, index, ()) not in engine.legal_actions(free):
             return (f"with a discount of {full + 1}{how}, {source.value}:{index} (Budget {budget[card]}"
                     f"{' plus one from the trash' if source is BuySource.TRASH else ''}) costs nothing, but was "
@@ -642,7 +642,7 @@ def _unlobby_offers(state: GameState) -> str | None:
     goal_profit = lobbied(state.goals, len(state.market)) if goals else (0,) * len(state.goals)
     supply = list(state.supply)
     supply[TOKEN_INDEX[TokenKind.PROFIT]] = spare
-    probe = dataclasses.replace(state, market_profit=market_profit, goal_profit=goal_profit, supply=tuple(supply))
+    probe = replace(state, market_profit=market_profit, goal_profit=goal_profit, supply=tuple(supply))
     expected = {Unlobby(LobbyWhere.MARKET, i) for i, p in enumerate(market_profit) if p}
     expected |= {Unlobby(LobbyWhere.GOAL, i) for i, p in enumerate(goal_profit) if p}
     offered = [a for a in engine.legal_actions(probe) if isinstance(a, Unlobby)]
@@ -707,7 +707,7 @@ def _remove_market_offers(state: GameState) -> str | None:
             market_profit[space], spare = 1, spare - 1
     supply = list(state.supply)
     supply[TOKEN_INDEX[TokenKind.PROFIT]] = spare
-    probe = dataclasses.replace(state, market_profit=tuple(market_profit), supply=tuple(supply))
+    probe = replace(state, market_profit=tuple(market_profit), supply=tuple(supply))
     for removal in removals:
         message = _remove_market(probe, removal, engine.apply(probe, removal))
         if message is not None:
@@ -738,7 +738,7 @@ def _company_turn_start_offers(state: GameState) -> str | None:
     """
     if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN:
         return None
-    probe = dataclasses.replace(state, plays=1, buys=1, discount=1, unlobbied=True)
+    probe = replace(state, plays=1, buys=1, discount=1, unlobbied=True)
     message = _company_turn_start(probe, Pass(), engine.apply(probe, Pass()))
     return None if message is None else f"with a play, a buy, a discount and a removal left over: {message}"
 
@@ -760,7 +760,7 @@ def _trash_offers(state: GameState) -> str | None:
     if not any(_TRASH_FROM_HAND in side.effects for card in state.cards.company.values()
                for side in (card.standard, card.reserve) if side is not None):
         return None
-    probe = dataclasses.replace(state, pending=(ResolveEffect(_TRASH_FROM_HAND, 1),))
+    probe = replace(state, pending=(ResolveEffect(_TRASH_FROM_HAND, 1),))
     offered = engine.legal_actions(probe)
     expected = {*(TrashCard(c) for c in state.c_hand), Skip(Side.COMPANY)}
     if set(offered) != expected or len(offered) != len(expected):

@@ -6,7 +6,7 @@ import dataclasses
 import functools
 from collections import Counter
 
-from doubtspec.invariants.derived import at_rest, hand_limit, icon_agitations, legal, messaging_price
+from doubtspec.invariants.derived import at_rest, hand_limit, icon_agitations, legal, messaging_price, replace
 from doubtspec.invariants.groups.rule.frame import TURN_START, in_supply, minus, sorted_cards, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
@@ -168,7 +168,7 @@ def _flip_offers(state: GameState) -> str | None:
         return None
     supply = list(state.supply)
     supply[TOKEN_INDEX[TokenKind.INFLUENCE]] += state.influence
-    probe = dataclasses.replace(state, influence=0, supply=tuple(supply))
+    probe = replace(state, influence=0, supply=tuple(supply))
     offered = {(a.space, a.flip) for a in engine.legal_actions(probe) if isinstance(a, MovementBuy)}
     tokens = probe.flight
     for position, (card, up) in enumerate(probe.tableau):
@@ -287,7 +287,7 @@ def _organize_offers(state: GameState) -> str | None:
     short += min(2, in_supply(state, TokenKind.INFLUENCE) - short)
     supply = list(state.supply)
     supply[TOKEN_INDEX[TokenKind.INFLUENCE]] -= short
-    probe = dataclasses.replace(state, influence=state.influence + short, supply=tuple(supply))
+    probe = replace(state, influence=state.influence + short, supply=tuple(supply))
     buy = MovementBuy(space, ())
     if buy not in engine.legal_actions(probe):
         return None
@@ -328,13 +328,13 @@ def _organize_refills(probe: GameState, space: int) -> str | None:
         return None
     # As if the Company had removed the other space's card (it goes to the Movement's discards).
     market = tuple(NO_CARD if i == other else card for i, card in enumerate(probe.market))
-    gapped = dataclasses.replace(probe, market=market,
-                                 m_discard=sorted_cards((*probe.m_discard, probe.market[other])))
+    gapped = replace(probe, market=market,
+                     m_discard=sorted_cards((*probe.m_discard, probe.market[other])))
     pooled = sorted_cards(gapped.m_deck + gapped.m_discard)
     for where, base in (("", gapped),
-                        (" with the Market deck spent into the discards", dataclasses.replace(
+                        (" with the Market deck spent into the discards", replace(
                             gapped, m_deck=(), m_discard=pooled)),
-                        (" with the Market deck and the discards spent", dataclasses.replace(
+                        (" with the Market deck and the discards spent", replace(
                             gapped, m_deck=(), m_discard=()))):
         message = _organize_refill(base, space)
         if message is not None:
@@ -423,7 +423,7 @@ def _lobbied_buy_offers(state: GameState) -> str | None:
     """
     if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or len(state.m_hand) >= hand_limit(state):
         return None
-    state = dataclasses.replace(state, m_hand=(), m_discard=sorted_cards(state.m_discard + state.m_hand))
+    state = replace(state, m_hand=(), m_discard=sorted_cards(state.m_discard + state.m_hand))
     profit, influence, flight = (TOKEN_INDEX[k] for k in (TokenKind.PROFIT, TokenKind.INFLUENCE, TokenKind.FLIGHT))
     spaces = [space for space, card in enumerate(state.market) if card != NO_CARD]
     for space in sorted({spaces[(2 * state.round + k) % len(spaces)] for k in range(min(2, len(spaces)))}):
@@ -435,7 +435,7 @@ def _lobbied_buy_offers(state: GameState) -> str | None:
             supply[flight] += state.flight
             if supply[profit] < 0 or supply[influence] < 0:
                 continue
-            probe = dataclasses.replace(
+            probe = replace(
                 state, market_profit=(*state.market_profit[:space], lobbied, *state.market_profit[space + 1:]),
                 influence=price, flight=0, supply=tuple(supply))
             buy = MovementBuy(space, ())
@@ -443,7 +443,7 @@ def _lobbied_buy_offers(state: GameState) -> str | None:
                 return (f"with {lobbied} Profit on space {space} (cost {state.cards.market[space].cost}), buying "
                         f"it with {price} Influence tokens is not offered")
             supply[influence] += 1
-            short = dataclasses.replace(probe, influence=price - 1, supply=tuple(supply))
+            short = replace(probe, influence=price - 1, supply=tuple(supply))
             if buy in engine.legal_actions(short):
                 return (f"with {lobbied} Profit on space {space} (cost {state.cards.market[space].cost}), buying "
                         f"it with {price - 1} Influence tokens is offered")
@@ -698,9 +698,9 @@ def _pacing_offers(state: GameState) -> str | None:
     if probe is None or gap is None:
         return None
     market = tuple(NO_CARD if i == gap else card for i, card in enumerate(probe.market))
-    probe = dataclasses.replace(probe, c_deck=(), c_discard=sorted_cards(probe.c_deck + probe.c_discard), m_deck=(),
-                                m_discard=sorted_cards((*probe.m_deck, *probe.m_discard, probe.market[gap])),
-                                market=market)
+    probe = replace(probe, c_deck=(), c_discard=sorted_cards(probe.c_deck + probe.c_discard), m_deck=(),
+                    m_discard=sorted_cards((*probe.m_deck, *probe.m_discard, probe.market[gap])),
+                    market=market)
     action: Action = EndBuy()
     before = probe
     after = engine.apply(before, action)
@@ -731,7 +731,7 @@ def _pacing_tableau(state: GameState) -> GameState | None:
     rest = [(c, up) for c, up in state.tableau if c not in pair]
     keep = state.cards.rules.tableau_limit - 2
     tableau = ((earner, False), *rest[:keep], (refresher, True))
-    return dataclasses.replace(
+    return replace(
         state, tableau=tableau, m_deck=minus(state.m_deck, pair), m_hand=minus(state.m_hand, pair),
         m_discard=sorted_cards((*minus(state.m_discard, pair), *(c for c, _ in rest[keep:]))))
 
@@ -760,7 +760,7 @@ def _agitation_offers(state: GameState) -> str | None:
                                    (full + 1, 9)):
                 # With nine tokens held the offer is bounded by the Goal's need, not by the tokens.
                 agitation = (*state.goal_agitation[:slot], progress, *state.goal_agitation[slot + 1:])
-                probe = dataclasses.replace(state, goal_agitation=agitation, agitation=max(held, state.agitation))
+                probe = replace(state, goal_agitation=agitation, agitation=max(held, state.agitation))
                 need = full - progress
                 top = min(probe.agitation, max(0, need - icons))
                 expected = {t for t in range(top + 1) if icons + t > 0 or need <= 0}
@@ -830,8 +830,8 @@ def _goal_offers(state: GameState) -> str | None:
     if pile is not None and state.piles[pile]:
         # The Restrictions pile already emptied by earlier Goals (its cards in the Company's discard pile):
         # a Goal's Restriction card then adds nothing, a state generated games hardly ever reach.
-        emptied = dataclasses.replace(state, piles=tuple(() if i == pile else p for i, p in enumerate(state.piles)),
-                                      c_discard=sorted_cards(state.c_discard + state.piles[pile]))
+        emptied = replace(state, piles=tuple(() if i == pile else p for i, p in enumerate(state.piles)),
+                          c_discard=sorted_cards(state.c_discard + state.piles[pile]))
         situations.append((" with the Restrictions pile empty", emptied, False))
     if pile is not None:
         trashed = _restriction_on_trash(state, pile)
@@ -885,7 +885,7 @@ def _lobbied_goal_offers(state: GameState) -> str | None:
         profit = (*state.goal_profit[:slot], lobbied, *state.goal_profit[slot + 1:])
         for icons in (printed - progress, printed - progress + lobbied):
             step = Agitation(icons=icons)
-            probe = dataclasses.replace(state, pending=(step,), goal_profit=profit, supply=tuple(supply))
+            probe = replace(state, pending=(step,), goal_profit=profit, supply=tuple(supply))
             action = Agitate(slot, 0)
             where = (f"with {lobbied} Profit on Goal {state.goals[slot]} at place {slot} (printed cost {printed}, "
                      f"{progress} Agitation on it), an Agitation of {icons} icons")
@@ -913,17 +913,17 @@ def _restriction_on_trash(state: GameState, pile: int) -> GameState | None:
     """
     cards = state.piles[pile]
     if cards:
-        return dataclasses.replace(state, piles=tuple(() if i == pile else p for i, p in enumerate(state.piles)),
-                                   c_discard=sorted_cards(state.c_discard + cards[:-1]),
-                                   trash=(*state.trash, cards[-1]))
+        return replace(state, piles=tuple(() if i == pile else p for i, p in enumerate(state.piles)),
+                       c_discard=sorted_cards(state.c_discard + cards[:-1]),
+                       trash=(*state.trash, cards[-1]))
     kind = state.cards.piles[pile].kind
     card = next((c for c in (*state.c_discard, *state.c_deck, *state.c_hand)
                  if state.game.company_card(c).kind == kind), None)
     if card is None:
         return None
     gone = (card,)  # from whichever of the three holds it
-    return dataclasses.replace(state, c_discard=minus(state.c_discard, gone), c_deck=minus(state.c_deck, gone),
-                               c_hand=minus(state.c_hand, gone), trash=(*state.trash, card))
+    return replace(state, c_discard=minus(state.c_discard, gone), c_deck=minus(state.c_deck, gone),
+                   c_hand=minus(state.c_hand, gone), trash=(*state.trash, card))
 
 
 def _goal_progress_offers(state: GameState, available: set[int]) -> str | None:
@@ -943,8 +943,8 @@ def _goal_progress_offers(state: GameState, available: set[int]) -> str | None:
             continue  # the progress alone would pay for it, or the Goal has progress of its own already
         step = Agitation(icons=full - 2)
         agitation = (*state.goal_agitation[:slot], 1, *state.goal_agitation[slot + 1:])
-        probe = dataclasses.replace(state, pending=(step,), goal_agitation=agitation,
-                                    agitation=state.agitation + short, supply=tuple(supply))
+        probe = replace(state, pending=(step,), goal_agitation=agitation,
+                        agitation=state.agitation + short, supply=tuple(supply))
         action = Agitate(slot, 1)
         if action not in choice_actions(probe, step):
             return (f"with one Agitation on Goal place {slot} (needing {full - 1} more), {full - 2} from icons and "

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import dataclasses
-
-from doubtspec.invariants.derived import at_rest, reshuffle_probes
+from doubtspec.invariants.derived import at_rest, replace, reshuffle_probes
 from doubtspec.invariants.groups.rule.frame import in_supply, minus, sorted_cards, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
@@ -118,7 +116,7 @@ def _draw_offers(state: GameState) -> str | None:
     if len(cards) < size:
         return None
     for deck_size in (size, size - 1):
-        probe = dataclasses.replace(state, c_deck=cards[:deck_size], c_discard=cards[deck_size:])
+        probe = replace(state, c_deck=cards[:deck_size], c_discard=cards[deck_size:])
         after = engine.apply(probe, EndBuy())
         coming = after.reshuffles > probe.reshuffles or any(isinstance(s, ScoreAndSeed) for s in after.pending)
         if coming is not (deck_size < size):
@@ -130,8 +128,8 @@ def _draw_offers(state: GameState) -> str | None:
     company = state.game.company_card
     fillers = [c for c in cards if (side := company(c).reserve) is not None and not side.on_reshuffle
                and not side.stays][:max(0, 2 - len(state.c_reserve))]
-    probe = dataclasses.replace(state, c_deck=(), c_discard=minus(cards, fillers),
-                                c_reserve=(*state.c_reserve, *fillers))
+    probe = replace(state, c_deck=(), c_discard=minus(cards, fillers),
+                    c_reserve=(*state.c_reserve, *fillers))
     from doubtspec.invariants.groups.scoring import scoring_check
 
     after = engine.apply(probe, EndBuy())
@@ -167,7 +165,7 @@ def _reshuffle_offers(state: GameState) -> str | None:
     supply = list(state.supply)
     for scored in sorted({b for b in boundaries if 0 <= b <= victims_total} | {victims_total}):
         supply[TOKEN_INDEX[TokenKind.VICTIMS]] = victims_total - scored
-        probe = dataclasses.replace(state, victims=(0, 0, 0, scored), supply=tuple(supply))
+        probe = replace(state, victims=(0, 0, 0, scored), supply=tuple(supply))
         after = engine.apply(probe, EndBuy())
         message = scoring_check(probe, EndBuy(), after)
         if message is not None:
@@ -189,7 +187,7 @@ def _star_offers(state: GameState, victims_total: int) -> str | None:
         supply = list(state.supply)
         supply[TOKEN_INDEX[TokenKind.VICTIMS]] = victims_total - scored
         supply[TOKEN_INDEX[TokenKind.STARS]] -= stars - state.stars
-        return dataclasses.replace(state, victims=(0, 0, 0, scored), stars=stars, supply=tuple(supply))
+        return replace(state, victims=(0, 0, 0, scored), stars=stars, supply=tuple(supply))
 
     if rules.stars_to_win > 1 and (kept := probe(rules.star_threshold - 1, max(state.stars, 1))) is not None:
         message = scoring_check(kept, EndBuy(), engine.apply(kept, EndBuy()))
