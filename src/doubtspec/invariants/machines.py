@@ -211,15 +211,20 @@ SAMPLED: frozenset[str] = frozenset({
     "rule.lobbied-buy-offers", "lobby.distinct-offers", "reject.banned-offers",
     "reject.empty-space", "rule.trash-offers", "tokens.exhausted-offers", "tokens.exhausted-step",
     "outcome.goal-victory-offers", "rule.trigger-offers", "rule.company-turn-start-offers",
+    "rule.lobbied-goal-offers", "rule.pacing-offers",
 })
 """The checks that re-run the engine (purity, legality, the what-ifs): each costs more than a step of the
 game itself, so a profile runs them at its first chance in each example and on every `check_every`-th
 chance after (`Profile.check_every`); every other check runs on every step."""
 
-COSTLY: frozenset[str] = frozenset({"tableau.full-offers"})
+COSTLY: frozenset[str] = frozenset({"tableau.full-offers", "doubt.messaging-tokens-offers"})
 """The `SAMPLED` checks whose one call costs many steps of the game: a profile runs each at its first chance in each
 example and on every `costly_every`-th chance after (`Profile.costly_every`), where its chances are the states it
 applies to (`StateInvariant.applies`), so that every example that reaches such a state checks it at least once."""
+
+ON_THEIR_STATES: frozenset[str] = frozenset({"rule.lobbied-goal-offers", "rule.pacing-offers"})
+"""The `SAMPLED` what-ifs that apply to one state of a turn (a Movement turn, the Company's first buy): like the
+`COSTLY` ones their chances are the states they apply to, and they run at the profile's `check_every`."""
 
 ORACLE = "oracle.solver"
 """A Z3 call per check: it runs on one step in one example of `oracle_every` (`Profile.oracle_every`)."""
@@ -228,8 +233,12 @@ BASE = 1
 """The verdict bit of the checks that are not `SAMPLED` (run on every state and step)."""
 SAMPLED_BIT = 2
 """The verdict bit of the `SAMPLED` checks that are not `COSTLY` (run at the profile's `check_every`)."""
-COSTLY_BITS = 2
-"""The first bit of the `COSTLY` checks, one bit each (bit `COSTLY_BITS + i` for the i-th in the selection)."""
+ORACLE_BIT = 4
+"""The verdict bit of a step that passed the solver's oracle (`ORACLE`): met again where the oracle is due (Hypothesis
+replays an example's prefix, and with it the step its oracle check falls on), it is not asked of Z3 again."""
+OWN_BITS = 2
+"""The first bit of the `COSTLY` and `ON_THEIR_STATES` checks, one bit each (bit `OWN_BITS + i` for the i-th in the
+selection)."""
 
 
 def _raised(exc: Exception) -> str:
@@ -268,13 +277,14 @@ class GameMachine(RuleBasedStateMachine):
 
     _state_checks: ClassVar[tuple[StateInvariant, ...]] = ()
     _state_bits: ClassVar[tuple[int, ...]] = ()
-    """Each state check's verdict bit (`BASE`, `SAMPLED_BIT` or its own `COSTLY` bit), in `_state_checks`' order."""
+    """Each state check's verdict bit (`BASE`, `SAMPLED_BIT` or its own bit), in `_state_checks`' order."""
     _state_plans: ClassVar[dict[int, tuple[StateInvariant, ...]]] = {}
     """The state checks to run for a set of verdict bits, in the selection's order (filled as they are needed)."""
     _state_full: ClassVar[int] = BASE
-    """The bits of the checks not `COSTLY`: those due on a state where the `SAMPLED` ones are."""
-    _costly: ClassVar[tuple[tuple[int, Callable[[GameState], bool] | None], ...]] = ()
-    """Each `COSTLY` state check's bit and the states it applies to (None: every state), in the selection's order."""
+    """The bits of the checks with no chances of their own: those due on a state where the `SAMPLED` ones are."""
+    _own: ClassVar[tuple[tuple[int, Callable[[GameState], bool] | None, int], ...]] = ()
+    """Each `COSTLY` or `ON_THEIR_STATES` state check's bit, the states it applies to (None: every state) and its rate,
+    in the selection's order."""
     _transition_checks: ClassVar[tuple[TransitionInvariant, ...]] = ()
     _transition_bits: ClassVar[tuple[int, ...]] = ()
     """Each transition check's bit; the solver's oracle has every bit (it is in every plan, and is due by its own
@@ -320,8 +330,8 @@ class GameMachine(RuleBasedStateMachine):
         """States checked so far in this example: the chances of every `SAMPLED` state check (see `_due`)."""
         self.step_chances = 0
         """Steps checked so far in this example: the chances of every `SAMPLED` transition check."""
-        self.costly_chances = [0] * len(cls._costly)
-        """States met so far in this example that each `COSTLY` check applies to: its chances."""
+        self.own_chances = [0] * len(cls._own)
+        """States met so far in this example that each `COSTLY` or `ON_THEIR_STATES` check applies to: its chances."""
         self.seen: Node | None = None
         """The node of `self.state` in `met` (None: the state cannot be hashed)."""
         self.oracle_kind: type | None = None
@@ -333,12 +343,13 @@ class GameMachine(RuleBasedStateMachine):
     @classmethod
     def _split(cls, invariants: tuple[Invariant, ...]) -> None:
         cls._state_checks = tuple(i for i in invariants if isinstance(i, StateInvariant))
-        costly = [i for i in cls._state_checks if i.id in COSTLY and i.id in SAMPLED]
-        bit_of = {i.id: 1 << (COSTLY_BITS + n) for n, i in enumerate(costly)}
+        own = [i for i in cls._state_checks if i.id in COSTLY | ON_THEIR_STATES and i.id in SAMPLED]
+        bit_of = {i.id: 1 << (OWN_BITS + n) for n, i in enumerate(own)}
         cls._state_bits = tuple(bit_of.get(i.id, SAMPLED_BIT if i.id in SAMPLED else BASE) for i in cls._state_checks)
         cls._state_plans = {}
         cls._state_full = BASE | (SAMPLED_BIT if SAMPLED_BIT in cls._state_bits else 0)
-        cls._costly = tuple((bit_of[i.id], i.applies) for i in costly)
+        cls._own = tuple((bit_of[i.id], i.applies, cls.costly_every if i.id in COSTLY else cls.check_every)
+                         for i in own)
         cls._transition_checks = tuple(i for i in invariants if isinstance(i, TransitionInvariant))
         cls._transition_bits = tuple(BASE | SAMPLED_BIT if i.id == ORACLE else SAMPLED_BIT if i.id in SAMPLED else BASE
                                      for i in cls._transition_checks)
@@ -435,15 +446,15 @@ class GameMachine(RuleBasedStateMachine):
 
     def _check_state(self, before: GameState | None, state: GameState) -> None:
         # Every `SAMPLED` state check has its chance at every state, so one counter is each one's `_due`; a `COSTLY`
-        # one has its own, counting the states it applies to.
+        # or `ON_THEIR_STATES` one has its own, counting the states it applies to.
         seen = self.state_chances
         self.state_chances = seen + 1
         if not self.states_checked:
             return
         cls = type(self)
         need = cls._state_full if seen % cls.check_every == 0 else BASE
-        if cls._costly:
-            need |= self._costly_due(state)
+        if cls._own:
+            need |= self._own_due(state)
         node = self.seen  # the node of `state` (set by the caller), or None
         todo = need & ~node.checked if node is not None else need
         if todo:
@@ -462,15 +473,15 @@ class GameMachine(RuleBasedStateMachine):
                 node.checked |= todo
         self.recorder.checks += len(self.states_checked)
 
-    def _costly_due(self, state: GameState) -> int:
-        """The bits of the `COSTLY` checks due at `state`: each at the first state of the example that it applies to,
-        then at every `costly_every`-th."""
+    def _own_due(self, state: GameState) -> int:
+        """The bits of the `COSTLY` and `ON_THEIR_STATES` checks due at `state`: each at the first state of the example
+        that it applies to, then at every `costly_every`-th (`check_every`-th)."""
         cls = type(self)
         node = self.seen
         applies = node.applies if node is not None else None
         if applies is None:
             applies = 0
-            for bit, relevant in cls._costly:
+            for bit, relevant, _ in cls._own:
                 try:
                     if relevant is None or relevant(state):
                         applies |= bit
@@ -481,10 +492,10 @@ class GameMachine(RuleBasedStateMachine):
         if not applies:
             return 0
         due = 0
-        chances = self.costly_chances
-        for index, (bit, _) in enumerate(cls._costly):
+        chances = self.own_chances
+        for index, (bit, _, every) in enumerate(cls._own):
             if applies & bit:
-                if chances[index] % cls.costly_every == 0:
+                if chances[index] % every == 0:
                     due |= bit
                 chances[index] += 1
         return due
@@ -533,14 +544,16 @@ class GameMachine(RuleBasedStateMachine):
                 plan = (cls._oracle,) if cls._oracle is not None and not self.oracle_done else ()
             oracle = cls._oracle
             for inv in plan:
-                if inv is oracle and not self._oracle_due(action):
-                    continue
+                if inv is oracle and (not self._oracle_due(action) or (edge is not None and edge.checked & ORACLE_BIT)):
+                    continue  # not due, or this step passed it before
                 try:
                     message = inv.check(before, action, after)
                 except Exception as exc:
                     message = _raised(exc)
                 if message is not None:
                     self._fail(inv, message, before, after)
+                if inv is oracle and edge is not None:
+                    edge.checked |= ORACLE_BIT
             if edge is not None:
                 edge.checked |= todo
             recorder.checks += len(self.transitions_checked)

@@ -150,6 +150,11 @@ def _column_offers(probe: GameState, zone: Zone, present: int, values: tuple[int
     return None
 
 
+def _movement_turn(state: GameState) -> bool:
+    """The Movement's turn, nothing pending (where `doubt.messaging-tokens-offers` starts its Messaging)."""
+    return state.outcome is None and not state.pending and state.phase is Phase.MOVEMENT_TURN
+
+
 def _messaging_tokens_offers(state: GameState) -> str | None:
     """On each Movement turn, pay a Messaging with tokens alone, and with two icons and tokens, and check what it
     spends, and that it ends.
@@ -163,7 +168,7 @@ def _messaging_tokens_offers(state: GameState) -> str | None:
     `rule.messaging` would: under ruling messaging-zones=one-zone the Messaging is then over, the spare
     kept; under any-zones it goes on with the icons the removal left.
     """
-    if state.outcome is not None or state.pending or state.phase is not Phase.MOVEMENT_TURN:
+    if not _movement_turn(state):
         return None
     from doubtspec.invariants.groups.rule import messaging_check
 
@@ -210,6 +215,6 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("doubt.messaging-tokens-offers",
                    "Messaging paid with tokens, alone or beside icons, spends the bottom-up price of the Doubt removed "
                    "and one more for each Victim (icons first), and ends with the one Zone or goes on with the icons "
-                   "left.", (S.MESSAGING,), _messaging_tokens_offers),
+                   "left.", (S.MESSAGING,), _messaging_tokens_offers, _movement_turn),
 )
 """The `doubt.*` invariants, in the order they are checked and listed."""

@@ -678,6 +678,16 @@ def _pacing_refill(before: GameState, action: Action, after: GameState) -> str |
     return None
 
 
+def _first_buy(state: GameState) -> bool:
+    """The Company's first buy of a turn (where `rule.pacing-offers` plays its Reshuffle)."""
+    return at_rest(state) and state.phase is Phase.COMPANY_BUY and state.buys == 1
+
+
+def _movement_turn(state: GameState) -> bool:
+    """The Movement's turn, nothing pending (where the Movement's what-ifs build their situations)."""
+    return at_rest(state) and state.phase is Phase.MOVEMENT_TURN
+
+
 def _pacing_offers(state: GameState) -> str | None:
     """At the Company's first buy of a turn, play its Draw Phase through a Reshuffle and the Pacing after it, with
     a Tableau whose first card to be refreshed has a token passive, and the Market deck spent into the discards.
@@ -691,7 +701,7 @@ def _pacing_offers(state: GameState) -> str | None:
     the Market), a Market card without Lobbying goes to the discards as if removed, and the Market deck
     joins them. Each step up to the Movement's turn (first chance outcome and first choice) is checked.
     """
-    if not at_rest(state) or state.phase is not Phase.COMPANY_BUY or state.buys != 1:
+    if not _first_buy(state):
         return None
     probe = _pacing_tableau(state)
     gap = next((i for i, card in enumerate(state.market) if card != NO_CARD and not state.market_profit[i]), None)
@@ -858,6 +868,11 @@ def _goal_offers(state: GameState) -> str | None:
     return _goal_progress_offers(state, available)
 
 
+def _lobbied_goal_applies(state: GameState) -> bool:
+    """A Movement turn, nothing pending, under a ruling that lets the Company lobby Goals."""
+    return _movement_turn(state) and state.rulings.get("lobby-targets") == "market-and-goals"
+
+
 def _lobbied_goal_offers(state: GameState) -> str | None:
     """On each Movement turn, agitate each available Goal carrying Company Profit with exactly its printed cost
     (less the Agitation on it), and with that cost plus the Profit.
@@ -869,8 +884,7 @@ def _lobbied_goal_offers(state: GameState) -> str | None:
     must leave the Goal in the structure with the Agitation on it (`rule.goal`), the cost plus the Profit
     must achieve it. Not under ruling lobby-targets=market-only, where no Goal carries Profit.
     """
-    if (not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN
-            or state.rulings.get("lobby-targets") != "market-and-goals"):
+    if not _lobbied_goal_applies(state):
         return None
     from doubtspec.model.legal import choice_actions
 
@@ -993,7 +1007,7 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.pacing-offers", "A Reshuffle's Pacing, with a face-down token-passive card first to be "
                    "refreshed and the Market deck spent, gains only the face-up cards' passives before refreshing "
                    "and refills the Market from the discards (`rule.pacing`, `rule.pacing-refill`).",
-                   (S.PACING, S.MOVEMENT_CARDS), _pacing_offers),
+                   (S.PACING, S.MOVEMENT_CARDS), _pacing_offers, _first_buy),
     TransitionInvariant("rule.pacing-refill", "The Company's Reshuffle Sequence, and only it, is followed by "
                         "Pacing: the Movement's turn starts with the Market moved up and refilled and the spent "
                         "Flight back.", (S.PACING,), _pacing_refill),
@@ -1004,7 +1018,7 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.lobbied-goal-offers", "An available Goal carrying one, two or three Profit is not "
                    "achieved by Agitation of its printed cost (less the Agitation on it), which stays on it, and is "
                    "achieved by that plus its Profit.", (S.AGITATION_AND_GOALS, S.COMPANY_INTERFERENCE),
-                   _lobbied_goal_offers),
+                   _lobbied_goal_offers, _lobbied_goal_applies),
     StateInvariant("rule.goal-structure-offers", "Agitation may work on exactly the Goals no other card of the "
                    "structure covers.", (S.AGITATION_AND_GOALS,), _goal_structure_offers),
     StateInvariant("rule.goal-offers", "Each available Goal, achieved with Agitation to spare, does exactly what "
