@@ -8,7 +8,7 @@ import pytest
 from hypothesis import settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from doubtspec.invariants.catalog import CATALOG, select
+from doubtspec.invariants.catalog import CATALOG, StateInvariant, select
 from doubtspec.invariants.fuzzing import FuzzOptions, run_fuzz
 from doubtspec.invariants.machines import ActionKind, GameMachine, Recorder, kind_of, machine_for, violation_type
 from doubtspec.invariants.profiles import PROFILES
@@ -95,6 +95,73 @@ def test_sampled_checks_exist_and_run_first_in_each_example(game: Game) -> None:
     assert machine_for(game).check_every == PROFILES["ci"].check_every
     assert machine_for(game, corpus_share=0.0).corpus_share == 0.0
     assert machine_for(game).corpus_share == PROFILES["ci"].corpus_share
+
+
+def test_costly_checks_run_on_the_states_they_apply_to(game: Game) -> None:
+    """A `COSTLY` check (an `ON_THEIR_STATES` one) has its chances on the states it applies to: it runs at the first
+    of them in each example and every `costly_every`-th (`check_every`-th) after, and a state it does not apply to
+    is no chance."""
+    from doubtspec.invariants.catalog import BY_ID
+    from doubtspec.invariants.machines import COSTLY, ON_THEIR_STATES, SAMPLED, _prudent
+    from doubtspec.model.state import Phase
+
+    assert COSTLY | ON_THEIR_STATES <= SAMPLED
+    for check_id in COSTLY | ON_THEIR_STATES:
+        check = BY_ID[check_id]
+        assert isinstance(check, StateInvariant) and check.applies is not None
+    machine = machine_for(game, CATALOG, Recorder(), check_every=2, costly_every=3)
+    runner = machine()
+    owners = [i for i in machine._state_checks if i.id in COSTLY | ON_THEIR_STATES]
+    bits = {i.id: bit for i, (bit, _, _) in zip(owners, machine._own, strict=True)}
+    full, messaging = bits["tableau.full-offers"], bits["doubt.messaging-tokens-offers"]
+    assert runner._own_due(runner.state) == 0  # Set-Up: none of them applies
+    rng = random.Random(0)
+    state = new_game(game)
+    while not (state.phase is Phase.MOVEMENT_TURN and not state.pending and state.m_hand):
+        actions = legal_actions(state)
+        if state.phase is Phase.COMPANY_PLAY and not state.pending:
+            actions = tuple(_prudent(state, actions))
+        state = apply(state, actions[rng.randrange(len(actions))])
+    assert BY_ID["tableau.full-offers"].applies(state)  # type: ignore[union-attr]
+    runner.seen = None  # a state with no node: asked afresh each time
+    due = [runner._own_due(state) for _ in range(7)]
+    assert [bool(d & full) for d in due] == [True, False, False, True, False, False, True]
+    assert [bool(d & messaging) for d in due] == [True, False, False, True, False, False, True]
+    if "rule.lobbied-goal-offers" in bits:
+        assert [bool(d & bits["rule.lobbied-goal-offers"]) for d in due] == [True, False] * 3 + [True]
+    again = machine()  # the next example: its first chance again
+    again.seen = None
+    assert again._own_due(state) & full
+
+
+def test_a_step_that_passed_the_solver_oracle_is_not_asked_again(game: Game) -> None:
+    """The oracle is due by the example's own steps, but a step that passed it before (Hypothesis replays an
+    example's prefix, and with it the step its oracle check falls on) is not asked of Z3 again, until the engine
+    changes (`derived.forget`)."""
+    from doubtspec.invariants import derived
+    from doubtspec.invariants.catalog import TransitionInvariant
+
+    calls: list[object] = []
+
+    def counting(before: object, action: object, after: object) -> None:
+        calls.append(action)
+
+    oracle = TransitionInvariant("oracle.solver", "the oracle, counted", (), counting)
+    machine = machine_for(game, (oracle,), Recorder())
+    first = machine()
+    action = legal_actions(first.state)[0]
+    first.oracle_kind = type(action)
+    first._apply(action)
+    assert calls == [action]
+    again = machine()
+    again.oracle_kind = type(action)
+    again._apply(action)
+    assert calls == [action] and again.oracle_done  # due, and passed before
+    derived.forget()
+    fresh = machine()
+    fresh.oracle_kind = type(action)
+    fresh._apply(action)
+    assert calls == [action, action]
 
 
 def test_violation_counts_decisions_beside_steps(game: Game) -> None:
