@@ -9,8 +9,9 @@ test). Time them with
 
 which prints the rates (each benchmark's mean, then its fastest round) and their ratios to the bare
 engine: the machine with the whole catalog at the ci profile's rates (the costly checks on every fourth
-chance, `machines.SAMPLED`), the same with every check on every step, and the machine with no
-invariants at all, to tell Hypothesis's share from the catalog's.
+chance, `machines.SAMPLED`, the costliest on every eighth state they apply to, `machines.COSTLY`), the same with
+every check on every step, and the machine with no invariants at all, to tell Hypothesis's share from the
+catalog's.
 """
 
 from __future__ import annotations
@@ -76,9 +77,10 @@ def test_machine_steps_full_catalog(benchmark: object, game: Game) -> None:
 
 
 def _every_step(game: Game) -> int:
-    """The machine with the whole catalog and every costly check on every step (`check_every=1`)."""
+    """The machine with the whole catalog and every costly check on every step (`check_every=1`, and the `COSTLY`
+    ones on every state they apply to: `costly_every=1`)."""
     recorder = Recorder()
-    machine = machine_for(game, CATALOG, recorder, check_every=1)
+    machine = machine_for(game, CATALOG, recorder, check_every=1, costly_every=1)
     run_state_machine_as_test(machine, settings=PROFILES["ci"].settings(database=None, max_examples=50))
     return recorder.steps
 

@@ -232,13 +232,14 @@ ORACLE = "oracle.solver"
 BASE = 1
 """The verdict bit of the checks that are not `SAMPLED` (run on every state and step)."""
 SAMPLED_BIT = 2
-"""The verdict bit of the `SAMPLED` checks that are not `COSTLY` (run at the profile's `check_every`)."""
+"""The verdict bit of the `SAMPLED` checks with no chances of their own (run at the profile's `check_every`)."""
 ORACLE_BIT = 4
 """The verdict bit of a step that passed the solver's oracle (`ORACLE`): met again where the oracle is due (Hypothesis
-replays an example's prefix, and with it the step its oracle check falls on), it is not asked of Z3 again."""
+replays an example's prefix, and with it the step its oracle check falls on), it is not asked of Z3 again. (A bit of
+a step's verdict, `Edge.checked`; the bits from `OWN_BITS` on are a state's, `Node.checked`.)"""
 OWN_BITS = 2
 """The first bit of the `COSTLY` and `ON_THEIR_STATES` checks, one bit each (bit `OWN_BITS + i` for the i-th in the
-selection)."""
+selection; state checks only)."""
 
 
 def _raised(exc: Exception) -> str:

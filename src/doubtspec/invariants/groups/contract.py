@@ -141,7 +141,7 @@ CHECKPOINT = 8
 """The replays' trie keeps the state replayed after every this many actions (a game resumes from the last one on
 its path, replaying at most this many actions less one again)."""
 
-REPLAYED_SIZE = 400_000
+REPLAYED_SIZE = 200_000
 """At most this many actions in the replays' trie; a full trie starts again empty."""
 
 _REPLAYS = memo()
