@@ -79,6 +79,10 @@ _TOKEN_COUNTS: dict[TokenKind, Callable[[GameState], tuple[int, ...]]] = {
 }
 """Every count of tokens of a kind on the table, flattened (the fast path of the token checks)."""
 
+_KINDS: tuple[tuple[int, TokenKind, Callable[[GameState], tuple[int, ...]]], ...] = tuple(
+    (index, kind, _TOKEN_COUNTS[kind]) for index, kind in enumerate(TokenKind))
+"""Each kind of token with its place in `GameState.supply` and its counts on the table."""
+
 
 def _token_check(kind: TokenKind) -> StateCheck:
     index = list(TokenKind).index(kind)
@@ -155,9 +159,9 @@ def _exhausted_step(before: GameState, action: Action, after: GameState) -> str 
     if not engine.is_legal(probe, action):
         return None  # placing a Doubt needs one in the supply (an empty supply offers no space)
     replayed = engine.apply(probe, action)
-    for index, kind in enumerate(TokenKind):
-        had = sum(_TOKEN_COUNTS[kind](probe))
-        now = sum(_TOKEN_COUNTS[kind](replayed)) + replayed.supply[index]
+    for index, kind, counts in _KINDS:
+        had = sum(counts(probe))
+        now = sum(counts(replayed)) + replayed.supply[index]
         if now != had:
             places = ", ".join(f"{k}={v}" for k, v in token_places(replayed, kind).items())
             return (f"{action} with every supply empty: {kind.value} went from {had} on the table to {places} and "
