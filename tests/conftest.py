@@ -30,3 +30,19 @@ def cards() -> CardSet:
 @pytest.fixture(scope="session")
 def game(cards: CardSet) -> Game:
     return Game(cards)
+
+
+def count_engine_calls(monkeypatch: pytest.MonkeyPatch, module: object) -> list[object]:
+    """Make `module.engine.apply` record each action it is asked to play (still the engine's answer): the list
+    the actions are appended to, for tests of how often a caller asks the engine."""
+    from doubtspec.model import engine
+
+    calls: list[object] = []
+    real_apply = engine.apply
+
+    def counting(state: object, action: object) -> object:
+        calls.append(action)
+        return real_apply(state, action)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(module.engine, "apply", counting)  # type: ignore[attr-defined]
+    return calls

@@ -6,6 +6,7 @@ import dataclasses
 import random
 
 import pytest
+from tests.conftest import count_engine_calls
 
 from doubtspec.errors import OptionError
 from doubtspec.invariants import catalog
@@ -244,20 +245,14 @@ def test_replays_share_their_prefixes_and_still_replay_each_game_from_set_up(gam
     from doubtspec.invariants.groups import contract
     from doubtspec.model import engine
 
+    real_apply = engine.apply
     catalog.forget()
     final, steps = _prudent_game(game, 5, limit=40)
     actions = tuple(a for _, a in steps)
     states = [s for s, _ in steps] + [final]
     inv = BY_ID["contract.replay"]
     assert isinstance(inv, TraceInvariant)
-    calls: list[object] = []
-    real_apply = engine.apply
-
-    def counting(state: GameState, action: object) -> GameState:
-        calls.append(action)
-        return real_apply(state, action)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(contract.engine, "apply", counting)
+    calls = count_engine_calls(monkeypatch, contract)
     assert inv.check(Trace(game, actions[:30], states[30])) is None
     assert len(calls) == 30
     calls.clear()

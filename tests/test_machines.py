@@ -7,6 +7,7 @@ import random
 import pytest
 from hypothesis import settings
 from hypothesis.stateful import run_state_machine_as_test
+from tests.conftest import count_engine_calls
 
 from doubtspec.invariants.catalog import CATALOG, StateInvariant, select
 from doubtspec.invariants.fuzzing import FuzzOptions, run_fuzz
@@ -195,14 +196,7 @@ def test_steps_met_again_follow_the_engine_answer_recorded_then(game: Game, monk
     from doubtspec.invariants import derived, machines
     from doubtspec.model import engine
 
-    calls: list[object] = []
-    real_apply = engine.apply
-
-    def counting_apply(state: object, action: object) -> object:
-        calls.append(action)
-        return real_apply(state, action)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(machines.engine, "apply", counting_apply)
+    calls = count_engine_calls(monkeypatch, machines)
     machine = machine_for(game, (), Recorder())
     first = machine()
     action = engine.legal_actions(first.state)[0]
