@@ -138,6 +138,9 @@ BROKEN = [
                  "rules.tableau_limit", "must be at least 1", id="zero-tableau-limit"),
     pytest.param("stacks_dealt = 7", "stacks_dealt = -1", "stacks_dealt = -1",
                  "rules.stacks_dealt", "must be at least 0", id="negative-stacks-dealt"),
+    # Company Set-Up step 2 deals each stack from one odd/even pair: the shipped set has 14 pairs.
+    pytest.param("stacks_dealt = 7", "stacks_dealt = 15", "stacks_dealt = 15", "rules.stacks_dealt",
+                 "15 stacks are dealt but only 14 odd/even pairs exist", id="more-stacks-than-pairs"),
     pytest.param("starting_deck = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]",
                  "starting_deck = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 99]",
                  "starting_deck = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 99]", "company.starting_deck",
@@ -592,3 +595,10 @@ def test_a_one_row_chart_seeds_every_reshuffle_with_its_row(shipped: CardSet) ->
     display = dataclasses.replace(shipped.display, chart=shipped.display.chart[:1])
     for profit in (0, 5, 50):
         assert display.seed_for(profit) == shipped.display.chart[0].victims
+
+
+def test_as_many_stacks_as_pairs_is_accepted(tmp_path: Path) -> None:
+    """Every odd/even pair dealt as a stack (the bound itself) is a valid card file."""
+    path = tmp_path / "all-stacks.toml"
+    path.write_text(TEXT.replace("stacks_dealt = 7", "stacks_dealt = 14"), encoding="utf-8")
+    assert load_cards(path).rules.stacks_dealt == 14
