@@ -387,9 +387,12 @@ class Maximum:
 
 
 def maximize(formulas: Sequence[z3.BoolRef], objective: z3.ArithRef, domain: Callable[[str], Interval],
-             budget: Budget, cap_s: float, seed: int = 0, work_limit: float | None = None) -> Maximum:
+             budget: Budget, cap_s: float, seed: int = 0, work_limit: float | None = None,
+             target: int | None = None) -> Maximum:
     """The largest value of `objective` over the solutions of `formulas` (each integer constant in `domain`), as
-    far as CP-SAT gets within its limits (those of `decide`).
+    far as CP-SAT gets within its limits (those of `decide`), or only down to `target`: a caller that needs no
+    bound below it (the Profit cut's target, the bound the next turn is proved from) has the search stopped once
+    CP-SAT's proved bound is at or below it, and `optimal` is then only what CP-SAT proved.
 
     CP-SAT's objective bound is an upper bound on every solution's value whatever the search's status (its
     "infeasible" with the objective below the bound asserted, the same trust as `decide`'s "no"); an infeasible
@@ -397,15 +400,24 @@ def maximize(formulas: Sequence[z3.BoolRef], objective: z3.ArithRef, domain: Cal
     is believed only once Z3 confirms the solution on the formulas themselves."""
     started = time.perf_counter()
     translation = _translated(formulas, domain)
-    target, _ = translation.term(objective)
-    translation.model.maximize(target)
+    term, _ = translation.term(objective)
+    translation.model.maximize(term)
     solver = _solver(budget, cap_s, seed, work_limit)
+    bounds: list[float] = []
+    if target is not None:
+        def stop_at_target(bound: float) -> None:
+            bounds.append(bound)
+            if bound <= target + 1e-6:
+                solver.stop_search()
+
+        solver.best_bound_callback = stop_at_target
     status = solver.solve(translation.model)
     seconds = time.perf_counter() - started
     if status == cp_model.INFEASIBLE:
         return Maximum(-1, None, seconds, True)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Maximum(None, None, seconds, False)
+        # No solution found: a bound CP-SAT reported on the way (stopped at the target) still holds.
+        return Maximum(int(min(bounds) + 1e-6) if bounds else None, None, seconds, False)
     bound = int(solver.best_objective_bound + 1e-6)
     _, confirmed = _confirmed(formulas, translation, solver)
     reached = int(solver.objective_value + 1e-6) if confirmed else None

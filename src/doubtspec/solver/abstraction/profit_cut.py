@@ -37,7 +37,6 @@ from dataclasses import dataclass, field, replace
 import z3
 
 from doubtspec.solver.abstraction import cpsat
-from doubtspec.solver.abstraction.bounded_maximum import maximize_to
 from doubtspec.solver.abstraction.company import PROFIT, ZONES, CompanyLayout, _score
 from doubtspec.solver.abstraction.company_schedules import (
     SEQUENCE_RLIMIT,
@@ -327,12 +326,12 @@ class ProfitCut:
     def _maximum(self, formulas: list[z3.BoolRef], r: int, text: str, budget: Budget,
                  target: int | None = None) -> cpsat.Maximum | None:
         """CP-SAT's largest potential after round `r` over `formulas`, its search stopped once its bound is at most
-        `target` (`bounded_maximum.maximize_to`; None: to the optimum). None if untranslatable."""
+        `target` (`cpsat.maximize`; None: to the optimum). None if untranslatable."""
         box, variables = cpsat.Box(), frozenset(self.prover.system.variables)
         started = time.perf_counter(), time.process_time()
         try:
-            best = maximize_to(formulas, self.objective(r), lambda name: box.domain(name, variables), budget,
-                               CPSAT_CAP_S, target, work_limit=CASES_WORK)
+            best = cpsat.maximize(formulas, self.objective(r), lambda name: box.domain(name, variables), budget,
+                                  CPSAT_CAP_S, work_limit=CASES_WORK, target=target)
         except cpsat.Untranslatable:
             return None
         self.prover.checks += 1
@@ -346,7 +345,7 @@ class ProfitCut:
         check, asked with the bound as a fact it then drops), searched by halves between 0 and the threshold; None
         when none is. A check Z3 leaves undecided counts as not proved, so the target is one the check proves,
         though perhaps not the largest such. The search is kept: the round's cases are then asked only down to
-        it (`_by_cases`). On the shipped set, round 4: 45, in about 5 CPU-seconds (Z3 proves turn 5 from 45 in about
+        it (`_by_cases`). On the shipped set, round 4: 45, in about 11 CPU-seconds (Z3 proves turn 5 from 45 in about
         1 and finds a run from 46)."""
         if r in self._targets:
             return self._targets[r]
@@ -389,7 +388,7 @@ class ProfitCut:
         0..4). The bound is the largest case's.
 
         Each maximum is asked only down to the round's `target` (the largest bound the next turn is proved from):
-        CP-SAT's search stops once its proved bound is at or below it (`bounded_maximum`), and a case above it
+        CP-SAT's search stops once its proved bound is at or below it (`cpsat.maximize`), and a case above it
         over the whole history ends the round's cases at once (no bound they could give proves the next turn).
         Without a target (no bound under the threshold proves the next turn) each maximum is asked to its
         optimum, as it was. A bound CP-SAT proves is used whether or not it proved it optimal (its objective

@@ -1,4 +1,4 @@
-"""CP-SAT's maximum asked only down to a target (`bounded_maximum.maximize_to`): the bound it reports always holds."""
+"""CP-SAT's maximum asked only down to a target (`cpsat.maximize` with a target): the bound it reports always holds."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from doubtspec.solver.abstraction import cpsat
-from doubtspec.solver.abstraction.bounded_maximum import maximize_to
 from doubtspec.solver.verdict import Budget
 
 x, y = z3.Int("x@1"), z3.Int("y@1")
@@ -18,12 +17,12 @@ def _domain(name: str) -> tuple[int, int]:
 
 
 def test_without_a_target_it_is_the_optimum() -> None:
-    best = maximize_to([x + 2 * y <= 7, x >= y], x + y, _domain, Budget.of(10), 5.0, None)
+    best = cpsat.maximize([x + 2 * y <= 7, x >= y], x + y, _domain, Budget.of(10), 5.0)
     assert best.optimal and best.at_most == best.reached == 7
 
 
 def test_an_infeasible_model_bounds_every_value_below_any() -> None:
-    best = maximize_to([x + y <= 2, x >= 3, y >= 0], x, _domain, Budget.of(10), 5.0, 100)
+    best = cpsat.maximize([x + y <= 2, x >= 3, y >= 0], x, _domain, Budget.of(10), 5.0, target=100)
     assert best.at_most == -1 and best.reached is None
 
 
@@ -36,7 +35,7 @@ def test_the_bound_reported_holds_and_meets_the_target_when_the_optimum_does(cap
     (which tells the caller that no bound will do)."""
     optimum = cap + slack // 2
     formulas = [x <= cap, 2 * y <= slack, x >= 0, y >= 0]
-    best = maximize_to(formulas, x + y, _domain, Budget.of(10), 5.0, target)
+    best = cpsat.maximize(formulas, x + y, _domain, Budget.of(10), 5.0, target=target)
     assert best.at_most is not None and best.at_most >= optimum
     if optimum <= target:
         assert best.at_most <= target
