@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections import Counter
+from typing import cast
 
 from doubtspec.invariants.derived import at_rest, hand_limit, icon_agitations, legal, messaging_price, replace
 from doubtspec.invariants.groups.rule.frame import TURN_START, in_supply, minus, sorted_cards, unchanged_except
@@ -765,7 +766,7 @@ def _agitation_offers(state: GameState) -> str | None:
         return None
     from doubtspec.model.legal import choice_actions
 
-    pending = state.pending[0]
+    pending = cast(Agitation, state.pending[0])  # what `_agitation_applies` asked
     slots = sorted({a.slot for a in legal(state) if isinstance(a, Agitate)})
     for slot in slots:
         full = state.game.goal(state.goals[slot]).cost + state.goal_profit[slot]
