@@ -211,7 +211,8 @@ SAMPLED: frozenset[str] = frozenset({
     "rule.lobbied-buy-offers", "lobby.distinct-offers", "reject.banned-offers",
     "reject.empty-space", "rule.trash-offers", "tokens.exhausted-offers", "tokens.exhausted-step",
     "outcome.goal-victory-offers", "rule.trigger-offers", "rule.company-turn-start-offers",
-    "rule.lobbied-goal-offers", "rule.pacing-offers",
+    "rule.lobbied-goal-offers", "rule.pacing-offers", "rule.payment-offers", "rule.agitation-offers",
+    "rule.goal-structure-offers", "rule.remove-market-offers",
 })
 """The checks that re-run the engine (purity, legality, the what-ifs): each costs more than a step of the
 game itself, so a profile runs them at its first chance in each example and on every `check_every`-th
@@ -222,9 +223,13 @@ COSTLY: frozenset[str] = frozenset({"tableau.full-offers", "doubt.messaging-toke
 example and on every `costly_every`-th chance after (`Profile.costly_every`), where its chances are the states it
 applies to (`StateInvariant.applies`), so that every example that reaches such a state checks it at least once."""
 
-ON_THEIR_STATES: frozenset[str] = frozenset({"rule.lobbied-goal-offers", "rule.pacing-offers"})
-"""The `SAMPLED` what-ifs that apply to one state of a turn (a Movement turn, the Company's first buy): like the
-`COSTLY` ones their chances are the states they apply to, and they run at the profile's `check_every`."""
+ON_THEIR_STATES: frozenset[str] = frozenset({
+    "rule.lobbied-goal-offers", "rule.pacing-offers", "rule.payment-offers", "rule.agitation-offers",
+    "rule.goal-structure-offers", "rule.remove-market-offers",
+})
+"""The `SAMPLED` what-ifs that apply to a few states of a turn (a Movement turn, the Company's first play or buy, an
+Agitation or a Market removal pending): like the `COSTLY` ones their chances are the states they apply to, and they
+run at the profile's `check_every`."""
 
 ORACLE = "oracle.solver"
 """A Z3 call per check: it runs on one step in one example of `oracle_every` (`Profile.oracle_every`)."""

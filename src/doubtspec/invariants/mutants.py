@@ -769,6 +769,16 @@ def _superfluous_flips() -> tuple[Patch, ...]:
     return ((legal, "flip_sets", flip_sets),)
 
 
+def _removed_card_pays() -> tuple[Patch, ...]:
+    original = legal.flip_sets
+
+    def flip_sets(state: GameState, cost: int, exclude: int | None = None) -> list[tuple[int, ...]]:
+        # The card a play into a full Tableau removes may still be flipped to pay for it.
+        return original(state, cost, None)
+
+    return ((legal, "flip_sets", flip_sets),)
+
+
 def _agitation_needs_two() -> tuple[Patch, ...]:
     original = legal.agitation_choices
 
@@ -1161,6 +1171,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.payment-offers",), _first_payments_only),
     Mutant("superfluous-flips", "Two face-up cards are offered to pay together when the larger alone covers the cost.",
            ("rule.influence-payment-offers", "tableau.full-offers"), _superfluous_flips),
+    Mutant("removed-card-pays", "The card a play into a full Tableau removes may still be flipped to pay for it.",
+           ("tableau.full-offers",), _removed_card_pays),
     Mutant("agitation-needs-two", "A Goal is offered only with two Agitation or more from icons and tokens.",
            ("rule.agitation-offers", "rule.goal-offers", "rule.lobbied-goal-offers"),
            _agitation_needs_two),

@@ -29,14 +29,45 @@ def _full_applies(state: GameState) -> bool:
             and 0 <= state.cards.rules.tableau_limit - len(state.tableau) <= len(state.m_deck))
 
 
+FULL_FACE_UP = 4
+"""How many face-up cards the face-up half of `tableau.full-offers` lays in the full Tableau (fewer when the filler
+is shorter; the Tableau's own face-up cards count, and stay face up)."""
+
+
+def _face_up_filler(filler: tuple[int, ...], own_up: int) -> tuple[tuple[int, bool], ...]:
+    """The filler of `_full_offers`' face-up half: face up from both ends inwards (the last card, the first, the one
+    before the last, ...) until the Tableau holds `FULL_FACE_UP` face-up cards, the rest face down."""
+    order: list[int] = []
+    low, high = 0, len(filler) - 1
+    while low <= high:
+        order.append(high)
+        if low < high:
+            order.append(low)
+        low, high = low + 1, high - 1
+    up = set(order[:max(0, FULL_FACE_UP - own_up)])
+    return tuple((card, i in up) for i, card in enumerate(filler))
+
+
 def _full_offers(state: GameState) -> str | None:
     """On each Movement turn with a card in hand, fill the Tableau to its limit and play into it.
 
-    A full Tableau takes many rounds of play; laying Market-deck cards face up until the Tableau holds
+    A full Tableau takes many rounds of play; laying Market-deck cards face down until the Tableau holds
     its limit, every play the engine then offers (and every free play Organize would offer) must
     remove a card first, and each play is played through the engine and checked against
-    `rule.movement-play` (at most three). Then the same cards face up: each play must be offered with the
-    flips `rule.influence-payment-offers` works out, the removed card never among them.
+    `rule.movement-play` (at most three). Then some of the same cards face up: each play with each removal must be
+    offered with the flips `rule.influence-payment-offers` works out from the other face-up cards, the removed card
+    never among them.
+
+    The face-up half asks what only a full Tableau can show: Spending Influence with a removal, where the card
+    removed cannot pay and every other face-up card still can. Which sets of face-up cards may pay (none
+    superfluous, tokens covering the rest) does not depend on the Tableau being full, and
+    `rule.influence-payment-offers` asks it of the real Tableau on every sampled Movement turn. So the filler is
+    laid face up only until the Tableau holds `FULL_FACE_UP` face-up cards, from both ends of the filler inwards:
+    each removal of a face-up card leaves three others to pay with, each removal of a face-down one all four, and
+    the filler's last place (the Tableau's right end) is face up whenever any filler card is. With every filler
+    card face up the engine listed up to 2^7 flip sets for each removal of each play (about 4 ms a call) to ask
+    the same question of more sets; the hand-written mutant `removed-card-pays` (the card removed may still be
+    flipped) fails the narrower probe.
     """
     if not _full_applies(state):
         return None
@@ -62,7 +93,8 @@ def _full_offers(state: GameState) -> str | None:
         message = movement_play_check(probe, action, after) or _tableau(after)
         if message is not None:
             return f"with {limit} cards in the Tableau: {message}"
-    face_up = replace(probe, tableau=state.tableau + tuple((c, True) for c in filler))
+    own_up = sum(1 for _, up in state.tableau if up)
+    face_up = replace(probe, tableau=state.tableau + _face_up_filler(filler, own_up))
     message = influence_payment_check(face_up)
     return None if message is None else f"with {limit} cards in the Tableau, the new ones face up: {message}"
 

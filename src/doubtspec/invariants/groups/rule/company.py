@@ -470,6 +470,11 @@ def _payments(state: GameState, others: tuple[int, ...], cost: int, minimal: boo
     return result
 
 
+def _payment_applies(state: GameState) -> bool:
+    """The start of the Company's Play Phase, nothing pending (where `rule.payment-offers` asks its question)."""
+    return at_rest(state) and state.phase is Phase.COMPANY_PLAY and not state.plays
+
+
 def _payment_offers(state: GameState) -> str | None:
     """At the start of each Play Phase, every way to pay for each play the engine offers is offered.
 
@@ -480,7 +485,7 @@ def _payment_offers(state: GameState) -> str | None:
     short of its last card: a full hand leaves an even number of other cards beside each play, and
     a rule that fails only for an odd number (a set of all the others left out) would go unseen.
     """
-    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
+    if not _payment_applies(state):
         return None
     message = _payments_offered(state)
     if message is None and len(state.c_hand) >= 2:
@@ -689,6 +694,12 @@ def _remove_market(before: GameState, action: Action, after: GameState) -> str |
     return None
 
 
+def _remove_market_applies(state: GameState) -> bool:
+    """A removal of a Market card pending (where `rule.remove-market-offers` asks its question)."""
+    return (state.outcome is None and bool(state.pending) and isinstance(state.pending[0], ResolveEffect)
+            and isinstance(state.pending[0].effect, RemoveMarketCard))
+
+
 def _remove_market_offers(state: GameState) -> str | None:
     """When the Company may remove a Market card, lobby one Profit onto every bare Market card and remove each.
 
@@ -696,8 +707,7 @@ def _remove_market_offers(state: GameState) -> str | None:
     Market); with one Profit taken from the supply onto each bare card, each removal offered is checked by
     `rule.remove-market`, so a Lobbying that goes anywhere but the supply is seen at the first removal.
     """
-    if (state.outcome is not None or not state.pending or not isinstance(state.pending[0], ResolveEffect)
-            or not isinstance(state.pending[0].effect, RemoveMarketCard)):
+    if not _remove_market_applies(state):
         return None
     removals = [a for a in engine.legal_actions(state) if isinstance(a, RemoveFromMarket)]
     market_profit = list(state.market_profit)
@@ -800,7 +810,7 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.STANDARD_EFFECTS,), _trash_offers),
     StateInvariant("rule.payment-offers", "Each play is offered with every set of other hand cards that pays its "
                    "cost (none superfluous, under ruling budget-payment=minimal), and no other.",
-                   (S.SPENDING_BUDGET,), _payment_offers),
+                   (S.SPENDING_BUDGET,), _payment_offers, _payment_applies),
     TransitionInvariant("rule.buy", "A buy takes the offered card, pays its Budget (plus one from the trash, less "
                         "discounts) and puts card and payment in the discard pile; nothing else changes.",
                         (S.BUYING_CARDS, S.SPENDING_BUDGET), _buy),
@@ -815,7 +825,7 @@ INVARIANTS: tuple[Invariant, ...] = (
                         (S.MOVEMENT_INTERFERENCE,), _remove_market),
     StateInvariant("rule.remove-market-offers", "Each removal of a Market card offered, with Lobbying on every "
                    "Market card, does what `rule.remove-market` says.", (S.MOVEMENT_INTERFERENCE,),
-                   _remove_market_offers),
+                   _remove_market_offers, _remove_market_applies),
     TransitionInvariant("rule.company-turn-start", "The Company's turn starts with no plays, buys or discount, "
                         "and its Lobbying may be taken back again.", (S.COMPANY_ON_YOUR_GO, S.COMPANY_INTERFERENCE),
                         _company_turn_start),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections import Counter
+from typing import cast
 
 from doubtspec.invariants.derived import at_rest, hand_limit, icon_agitations, legal, messaging_price, replace
 from doubtspec.invariants.groups.rule.frame import TURN_START, in_supply, minus, sorted_cards, unchanged_except
@@ -746,6 +747,11 @@ def _pacing_tableau(state: GameState) -> GameState | None:
         m_discard=sorted_cards((*minus(state.m_discard, pair), *(c for c, _ in rest[keep:]))))
 
 
+def _agitation_applies(state: GameState) -> bool:
+    """An Agitation choice pending (where `rule.agitation-offers` asks its question)."""
+    return state.outcome is None and bool(state.pending) and isinstance(state.pending[0], Agitation)
+
+
 def _agitation_offers(state: GameState) -> str | None:
     """At an Agitation choice, each Goal offered takes from no tokens up to what it still needs, and with one and
     two Agitation already on it (progress is rare in generated games, and so are tokens to spend: the
@@ -756,11 +762,11 @@ def _agitation_offers(state: GameState) -> str | None:
     Company took back Lobbying after progress was placed), which is claimed with no new Agitation. Spending
     is the player's choice (unspent tokens stay), so declining is offered whenever some Goal is.
     """
-    if state.outcome is not None or not state.pending or not isinstance(state.pending[0], Agitation):
+    if not _agitation_applies(state):
         return None
     from doubtspec.model.legal import choice_actions
 
-    pending = state.pending[0]
+    pending = cast(Agitation, state.pending[0])  # what `_agitation_applies` asked
     slots = sorted({a.slot for a in legal(state) if isinstance(a, Agitate)})
     for slot in slots:
         full = state.game.goal(state.goals[slot]).cost + state.goal_profit[slot]
@@ -805,14 +811,19 @@ def _pyramid_available(goals: tuple[int, ...]) -> set[int]:
     return free
 
 
+def _goal_structure_applies(state: GameState) -> bool:
+    """A Movement turn, nothing pending, with the nine places of a pyramid of Goals (ruling goal-overlap)."""
+    return (_movement_turn(state) and state.rulings.get("goal-overlap") == "pyramid"
+            and len(state.goals) == sum(_PYRAMID_ROWS))
+
+
 def _goal_structure_offers(state: GameState) -> str | None:
     """On each Movement turn, the Goals an Agitation may work on are exactly the unobstructed ones.
 
     Agitation and Goals: only a Goal no other card covers is available (ruling goal-overlap); with
     icons enough for any Goal, the places offered must be the structure's free places.
     """
-    if (not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or state.rulings.get("goal-overlap")
-            != "pyramid" or len(state.goals) != sum(_PYRAMID_ROWS)):
+    if not _goal_structure_applies(state):
         return None
     offered = {a.slot for a in icon_agitations(state)[1]}
     free = _pyramid_available(state.goals)
@@ -1014,13 +1025,14 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.agitation-offers", "An Agitation offers each available Goal from no tokens up to what it "
                    "still needs (its cost, plus its Profit, less the Agitation on it, less the icons), and declining "
                    "whenever it offers a Goal.",
-                   (S.AGITATION_AND_GOALS,), _agitation_offers),
+                   (S.AGITATION_AND_GOALS,), _agitation_offers, _agitation_applies),
     StateInvariant("rule.lobbied-goal-offers", "An available Goal carrying one, two or three Profit is not "
                    "achieved by Agitation of its printed cost (less the Agitation on it), which stays on it, and is "
                    "achieved by that plus its Profit.", (S.AGITATION_AND_GOALS, S.COMPANY_INTERFERENCE),
                    _lobbied_goal_offers, _lobbied_goal_applies),
     StateInvariant("rule.goal-structure-offers", "Agitation may work on exactly the Goals no other card of the "
-                   "structure covers.", (S.AGITATION_AND_GOALS,), _goal_structure_offers),
+                   "structure covers.", (S.AGITATION_AND_GOALS,), _goal_structure_offers,
+                   _goal_structure_applies),
     StateInvariant("rule.goal-offers", "Each available Goal, achieved with Agitation to spare, does exactly what "
                    "`rule.goal` says (its bans, Restriction card, gains, points), also with the Restrictions pile "
                    "empty and a Restriction card on the trash pile, which stays there.",

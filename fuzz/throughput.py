@@ -1,0 +1,71 @@
+"""The fuzzing throughput benchmark's ratios, timed in interleaved rounds so that the load cannot tilt them.
+
+`tests/test_bench_fuzz.py` times each body in its own block of rounds, so on a shared machine a neighbour's job
+that starts or stops between two blocks moves one rate and not the other. Here each round times the bare engine,
+the machine with the whole catalog (ci rates) and the machine with no invariants in turn, on the same bodies as
+the benchmark (20 seeded games with the machine's steering; 50 examples), and prints each round's ratios to the
+bare engine and their medians. To compare two commits, run it from both at the same time, one process each:
+
+    PYTHONPATH=<checkout>/src python fuzz/throughput.py [ROUNDS] [LABEL]
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+from doubtspec.invariants.catalog import CATALOG
+from doubtspec.invariants.fuzzing import FuzzOptions, run_fuzz
+from doubtspec.invariants.machines import _prudent
+from doubtspec.model.actions import Action
+from doubtspec.model.cards import load_cards
+from doubtspec.model.engine import apply, legal_actions, new_game
+from doubtspec.model.game import Game
+from doubtspec.model.state import Phase
+
+
+def bare_steps(game: Game, games: int = 20) -> int:
+    """Seeded games through the bare engine (legal_actions + apply), with the machine's steering."""
+    rng = random.Random(0)
+    steps = 0
+    for _ in range(games):
+        state = new_game(game)
+        while state.outcome is None and steps < 1_000_000:
+            actions: tuple[Action, ...] | list[Action] = legal_actions(state)
+            if state.phase is Phase.COMPANY_PLAY and not state.pending:
+                actions = list(_prudent(state, actions))
+            state = apply(state, actions[rng.randrange(len(actions))])
+            steps += 1
+    return steps
+
+
+def rate(run: Callable[[], int]) -> float:
+    """Steps per CPU second of one call of `run`."""
+    started = time.process_time()
+    steps = run()
+    return steps / max(time.process_time() - started, 1e-9)
+
+
+def main(argv: list[str]) -> None:
+    rounds = int(argv[0]) if argv else 8
+    label = argv[1] if len(argv) > 1 else "run"
+    game = Game(load_cards())
+    catalog: list[float] = []
+    harness: list[float] = []
+    for index in range(rounds):
+        bare = rate(lambda: bare_steps(game))
+        machine = rate(lambda: run_fuzz(FuzzOptions(game, CATALOG, examples=50, database=None)).steps)
+        alone = rate(lambda: run_fuzz(FuzzOptions(game, (), examples=50, database=None)).steps)
+        catalog.append(bare / machine)
+        harness.append(bare / alone)
+        print(f"{label} round {index}: bare engine {bare:,.0f} steps/s; whole catalog {machine:,.0f} "
+              f"({bare / machine:.2f}x); no invariants {alone:,.0f} ({bare / alone:.2f}x)", flush=True)
+    print(f"{label} median of {rounds} rounds: whole catalog {statistics.median(catalog):.2f}x, "
+          f"no invariants {statistics.median(harness):.2f}x", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
