@@ -11,7 +11,6 @@ bare engine and their medians. To compare two commits, run it from both at the s
 
 from __future__ import annotations
 
-import random
 import statistics
 import sys
 import time
@@ -19,27 +18,9 @@ from collections.abc import Callable
 
 from doubtspec.invariants.catalog import CATALOG
 from doubtspec.invariants.fuzzing import FuzzOptions, run_fuzz
-from doubtspec.invariants.machines import _prudent
-from doubtspec.model.actions import Action
+from doubtspec.invariants.throughput import bare_engine_steps
 from doubtspec.model.cards import load_cards
-from doubtspec.model.engine import apply, legal_actions, new_game
 from doubtspec.model.game import Game
-from doubtspec.model.state import Phase
-
-
-def bare_steps(game: Game, games: int = 20) -> int:
-    """Seeded games through the bare engine (legal_actions + apply), with the machine's steering."""
-    rng = random.Random(0)
-    steps = 0
-    for _ in range(games):
-        state = new_game(game)
-        while state.outcome is None and steps < 1_000_000:
-            actions: tuple[Action, ...] | list[Action] = legal_actions(state)
-            if state.phase is Phase.COMPANY_PLAY and not state.pending:
-                actions = list(_prudent(state, actions))
-            state = apply(state, actions[rng.randrange(len(actions))])
-            steps += 1
-    return steps
 
 
 def rate(run: Callable[[], int]) -> float:
@@ -56,7 +37,7 @@ def main(argv: list[str]) -> None:
     catalog: list[float] = []
     harness: list[float] = []
     for index in range(rounds):
-        bare = rate(lambda: bare_steps(game))
+        bare = rate(lambda: bare_engine_steps(game))
         machine = rate(lambda: run_fuzz(FuzzOptions(game, CATALOG, examples=50, database=None)).steps)
         alone = rate(lambda: run_fuzz(FuzzOptions(game, (), examples=50, database=None)).steps)
         catalog.append(bare / machine)

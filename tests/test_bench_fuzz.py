@@ -16,7 +16,6 @@ catalog's.
 
 from __future__ import annotations
 
-import random
 import time
 
 import pytest
@@ -24,31 +23,14 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from doubtspec.invariants.catalog import CATALOG
 from doubtspec.invariants.fuzzing import FuzzOptions, run_fuzz
-from doubtspec.invariants.machines import Recorder, _prudent, machine_for
+from doubtspec.invariants.machines import Recorder, machine_for
 from doubtspec.invariants.profiles import PROFILES
-from doubtspec.model.actions import Action
-from doubtspec.model.engine import apply, legal_actions, new_game
+from doubtspec.invariants.throughput import bare_engine_steps
 from doubtspec.model.game import Game
-from doubtspec.model.state import Phase
 
 RATES: dict[str, float] = {}
 FASTEST: dict[str, float] = {}
 """Steps per second of each benchmark's fastest round: the round the neighbours disturbed least."""
-
-
-def _bare_steps(game: Game, games: int = 20) -> int:
-    """Seeded games through the bare engine (legal_actions + apply), with the machine's steering."""
-    rng = random.Random(0)
-    steps = 0
-    for _ in range(games):
-        state = new_game(game)
-        while state.outcome is None and steps < 1_000_000:
-            actions: tuple[Action, ...] | list[Action] = legal_actions(state)
-            if state.phase is Phase.COMPANY_PLAY and not state.pending:
-                actions = list(_prudent(state, actions))
-            state = apply(state, actions[rng.randrange(len(actions))])
-            steps += 1
-    return steps
 
 
 def _rate(label: str, run: object, benchmark: object) -> None:
@@ -66,7 +48,7 @@ def _rate(label: str, run: object, benchmark: object) -> None:
 
 @pytest.mark.benchmark(group="fuzz throughput")
 def test_bare_engine_steps(benchmark: object, game: Game) -> None:
-    _rate("bare", lambda: _bare_steps(game), benchmark)
+    _rate("bare", lambda: bare_engine_steps(game), benchmark)
     assert RATES["bare"] > 0
 
 

@@ -7,6 +7,7 @@ verdict. The real run, its sample and its results are in docs/fuzzing.md.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -131,3 +132,38 @@ def test_a_realistic_bug_is_fuzzed_and_summarized() -> None:
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert lines[0]["bug"].startswith("13-") and lines[0]["verdict"] == "killed", lines
     assert lines[-1]["bugs"] == 1 and lines[-1]["detected"] == 1
+
+
+def test_annotations_nothing_evaluates_are_told_from_those_something_may() -> None:
+    sys.path.insert(0, str(ROOT / "fuzz" / "mutation"))
+    try:
+        import reach
+    finally:
+        sys.path.pop(0)
+    source = '''from __future__ import annotations
+import dataclasses
+ALIAS: int | None = None
+@dataclasses.dataclass
+class Record:
+    field: int | None
+    def method(self, value: int | None) -> str | None:
+        self.cache: dict[int, str | None] = {}
+        if value:
+            local: int | None = value
+        class Inner:
+            kept: int | None = None
+        return None
+'''
+    tree = ast.parse(source)
+    lines = source.splitlines()
+
+    def at(line: int, text: str) -> bool:
+        return reach.in_unevaluated_annotation(tree, line, lines[line - 1].index(text))
+
+    assert at(7, "int | None) ->") and at(7, "str | None:")  # the signature, postponed
+    assert at(8, "dict[") and at(10, "int | None")  # assignments in the body, nested blocks included
+    assert not at(3, "int | None") and not at(6, "int | None") and not at(12, "int | None")  # may be read
+    assert not at(8, "{}")  # the value is evaluated
+    plain = ast.parse(source.replace("from __future__ import annotations\n", "\n"))
+    assert not reach.in_unevaluated_annotation(plain, 7, lines[6].index("int | None) ->"))
+    assert reach.in_unevaluated_annotation(plain, 8, lines[7].index("dict["))

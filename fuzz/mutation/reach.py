@@ -16,7 +16,9 @@ survivors still need triage: equivalent, or a gap in reach.
 A mutant inside a function's signature annotations (`Outcome | None` made `Outcome % None`) in a
 module with `from __future__ import annotations` is recorded the same way, with the verdict
 `annotation`: such annotations stay strings that nothing evaluates (`ANNOTATION_READERS` are not used
-anywhere in the package: checked before a run). Annotations of dataclass fields and module-level
+anywhere in the package: checked before a run). So is one in the annotation of an assignment in a
+function's body (`self.company: tuple[CompanyCard | None, ...] = ...`): Python never evaluates those,
+postponed or not, nor stores them. Annotations of dataclass fields, class bodies and module-level
 aliases are evaluated by some readers, so those mutants are run.
 """
 
@@ -96,20 +98,40 @@ ANNOTATION_READERS = ("get_type_hints", "eval_str", "__annotations__", "from_typ
 """What would evaluate a function's annotations; none may appear in the package for `annotation` verdicts."""
 
 
-def in_signature_annotation(tree: ast.Module, line: int, column: int) -> bool:
-    """Whether (line, column) lies in a function's parameter or return annotation, in a module whose
-    annotations are postponed (`from __future__ import annotations`)."""
+def _body_annotations(body: list[ast.stmt]) -> list[ast.expr]:
+    """The annotations of assignments in a function's body, its nested blocks included; a class or function
+    defined inside is left out (its own rules apply; a nested function is visited on its own)."""
+    found: list[ast.expr] = []
+    for statement in body:
+        if isinstance(statement, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        if isinstance(statement, ast.AnnAssign):
+            found.append(statement.annotation)
+        for field in ("body", "orelse", "finalbody"):
+            found += _body_annotations(getattr(statement, field, []))
+        for handler in getattr(statement, "handlers", []):
+            found += _body_annotations(handler.body)
+        for case in getattr(statement, "cases", []):
+            found += _body_annotations(case.body)
+    return found
+
+
+def in_unevaluated_annotation(tree: ast.Module, line: int, column: int) -> bool:
+    """Whether (line, column) lies in an annotation nothing evaluates: a function's parameter or return
+    annotation in a module whose annotations are postponed (`from __future__ import annotations`), or the
+    annotation of an assignment in a function's body (never evaluated)."""
     postponed = any(isinstance(node, ast.ImportFrom) and node.module == "__future__"
                     and any(alias.name == "annotations" for alias in node.names) for node in tree.body)
-    if not postponed:
-        return False
     for node in ast.walk(tree):
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             continue
-        arguments = node.args
-        every = (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg)
-        annotations = [a.annotation for a in every if a is not None and a.annotation is not None]
-        annotations += [node.returns] if node.returns is not None else []
+        annotations = _body_annotations(node.body)
+        if postponed:
+            arguments = node.args
+            every = (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg,
+                     arguments.kwarg)
+            annotations += [a.annotation for a in every if a is not None and a.annotation is not None]
+            annotations += [node.returns] if node.returns is not None else []
         for annotation in annotations:
             end = (annotation.end_lineno or annotation.lineno, annotation.end_col_offset or 0)
             if (annotation.lineno, annotation.col_offset) <= (line, column) < end:
@@ -124,7 +146,7 @@ def annotations_read(package: Path) -> list[str]:
 
 
 def in_annotations(items: list[Any]) -> list[Any]:
-    """The work items whose mutation lies in a function's signature annotations (see `in_signature_annotation`)."""
+    """The work items whose mutation lies in an annotation nothing evaluates (see `in_unevaluated_annotation`)."""
     trees: dict[str, ast.Module] = {}
     found = []
     for item in items:
@@ -132,7 +154,7 @@ def in_annotations(items: list[Any]) -> list[Any]:
         path = str((ROOT / str(mutation.module_path)).resolve())
         if path not in trees:
             trees[path] = ast.parse(Path(path).read_text())
-        if in_signature_annotation(trees[path], *mutation.start_pos):
+        if in_unevaluated_annotation(trees[path], *mutation.start_pos):
             found.append(item)
     return found
 
@@ -157,7 +179,7 @@ def unreached(items: list[Any], executed: dict[str, set[int]]) -> list[Any]:
 
 def record_unreached(session: Path, module_path: Path, out: Path, marker: str, measure: bool = True) -> int:
     """Write every sampled, unrun mutant that cannot change the ci run into the session as survived: those in
-    a function's signature annotations (verdict `annotation`) and, when `measure`, those the unmutated ci run
+    an annotation nothing evaluates (verdict `annotation`) and, when `measure`, those the unmutated ci run
     does not reach (`unreached`; one run under coverage). Returns how many were written."""
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult

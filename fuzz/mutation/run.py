@@ -211,7 +211,7 @@ def summarize(out: Path, total: int | None = None) -> dict[str, Any]:
     lines = [f"Sample of {len(rows)} of {total} mutants: {len(detected)} detected "
              f"({len(killed)} by an invariant, {summary['crashed']} crashed the command), "
              f"{summary['survived']} survived a whole ci run, {summary['unreached']} survived unreached (not "
-             f"run: the ci run never executes them), {summary['annotation']} survived in a signature's annotation "
+             f"run: the ci run never executes them), {summary['annotation']} survived in an annotation "
              f"(not run: never evaluated), {summary['timeout']} not killed within the limit.", "",
              "| module | line | operator | verdict | wall s | cpu s | decisions | steps | invariants |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -240,8 +240,8 @@ def main() -> int:
     parser.add_argument("--stratify", action="store_true",
                         help="draw the sample module by module, in proportion (at least five from each)")
     parser.add_argument("--skip-unreached", action="store_true",
-                        help="record mutants the unmutated ci run never executes (unreached) or that lie in a "
-                             "function's annotations (annotation) as survived without running them (one coverage "
+                        help="record mutants the unmutated ci run never executes (unreached) or that lie in an "
+                             "annotation nothing evaluates (annotation) as survived without running them (one coverage "
                              "run instead; see reach.py)")
     parser.add_argument("--resume", action="store_true",
                         help="go on with the session in --out: record what --skip-unreached finds among its pending "
