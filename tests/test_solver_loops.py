@@ -12,7 +12,8 @@ Checked here:
   with the looping plays bounded in its round, as the shrink says it must be;
 * slow: the box holds over rounds with mid-play reshuffles once the looping plays are bounded (checked in the four
   cases of `cpsat.round_cases`, as the prover asks it; the cases cover every round, and on tiny.toml the split box
-  holds with the bound and is refused without it).
+  holds with the bound and is refused without it, also with each check split into parts);
+* after the box without mid-play reshuffles, the prover checks only the two cases with one.
 """
 
 from __future__ import annotations
@@ -113,3 +114,38 @@ def test_the_round_cases_cover_every_round_and_the_split_box_can_fail() -> None:
     assert bounds is not None
     assert cpsat.prove_box(system, template, cpsat.Box(), Budget.of(60), None, extra=bounds.at("@step"), cases=cases)
     assert not cpsat.prove_box(system, template, cpsat.Box(), Budget.of(60), None, cases=cases)
+    # Split once more, the ways out of the box in eight parts (as the prover asks it): the same answers.
+    assert cpsat.prove_box(system, template, cpsat.Box(), Budget.of(60), None, extra=bounds.at("@step"), cases=cases,
+                           chunks=8)
+    assert not cpsat.prove_box(system, template, cpsat.Box(), Budget.of(60), None, cases=cases, chunks=8)
+
+
+def test_after_the_box_the_loops_box_checks_only_the_cases_with_a_mid_play_reshuffle(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the box proved for rounds without a mid-play reshuffle (`cpsat.prove_box` with it assumed false), the
+    prover's box over every round (`ScheduleProver._loop_box_allowed`) checks only the two cases with one: each case
+    left out asserts "no mid-play reshuffle", so its check is the proved box's step check with more formulas."""
+    from doubtspec.solver.abstraction.company import PROFIT
+    from doubtspec.solver.abstraction.company_schedules import ScheduleProver
+
+    model = CompanyAbstraction.of(Game(load_cards(FILES["tiny"])))
+    prover = ScheduleProver(model.system(PROFIT), PROFIT, model.lemmas(), layout=model.layout)
+    assert prover._prepare(Budget.of(60)) and prover._template is not None
+    mid = prover._mid_reshuffle()
+    assert mid is not None
+    assert cpsat.prove_box(prover.system, prover._template, cpsat.Box(), Budget.of(60), mid)
+    prover._box = True
+    asked: list[list[z3.BoolRef]] = []
+    prove_box = cpsat.prove_box
+
+    def recorded(*args: object, **kwargs: object) -> bool:
+        cases = kwargs["cases"]
+        assert isinstance(cases, list)
+        asked.extend(cases)
+        return prove_box(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cpsat, "prove_box", recorded)
+    assert isinstance(prover._loop_box_allowed(Budget.of(60)), LoopBounds)
+    assert len(asked) == 2 and all(any(term.eq(mid) for term in case) for case in asked)
+    left_out = [case for case in cpsat.round_cases(prover._template) if not any(term.eq(mid) for term in case)]
+    assert len(left_out) == 2 and all(any(term.eq(z3.Not(mid)) for term in case) for case in left_out)

@@ -275,7 +275,7 @@ def test_a_bound_by_cases_is_refused_where_a_game_reaches_the_threshold() -> Non
 
 @pytest.mark.slow
 def test_the_profit_cut_proves_turn_5_of_the_shipped_set_by_cases() -> None:
-    """About 340-420 CPU-seconds: round 4 may have a mid-play reshuffle, so its bound comes by cases (a Sequence or
+    """About 360-420 CPU-seconds: round 4 may have a mid-play reshuffle, so its bound comes by cases (a Sequence or
     not, a mid-play reshuffle or not), each asked down to the target 45 (turn 5 is proved from it): at most 45 (the
     case with a Sequence and none, over rounds 0..4, its optimum; the others stopped at or under it), and one round
     from any state within it stays under 70. The recorded game (potential 40 after round 4) and simulated games meet

@@ -71,7 +71,8 @@ class Box:
 
 def prove_box(system: RoundSystem, template: StepTemplate, box: Box, budget: Budget,
               mid_reshuffle: z3.BoolRef | None, cap_s: float | None = None,
-              extra: Sequence[z3.BoolRef] = (), cases: Sequence[Sequence[z3.BoolRef]] = ((),)) -> bool:
+              extra: Sequence[z3.BoolRef] = (), cases: Sequence[Sequence[z3.BoolRef]] = ((),),
+              chunks: int = 1) -> bool:
     """Prove by induction over rounds that every solution of the unrolled system stays in `box` (Z3; see the
     module's docstring), each of its checks within `budget` and `cap_s`. `mid_reshuffle` is the round's
     "a mid-play reshuffle happens" unknown in the template, assumed false (None if the card file has no draw
@@ -80,7 +81,12 @@ def prove_box(system: RoundSystem, template: StepTemplate, box: Box, budget: Bud
 
     `cases` split the step's check: one check per case, each with the case's formulas asserted of the round. The
     caller must give cases that cover every round (their disjunction valid), as `round_cases` does; the default
-    is one case, the whole round."""
+    is one case, the whole round.
+
+    `chunks` splits each case's check once more: the ways out of the box (an unknown or a state variable outside its
+    range) are asked in that many parts, one check each; the parts' disjunction is the whole, so all UNSAT is the
+    case's UNSAT. Z3 settles the smaller disjunctions far sooner: the shipped set's two cases with a mid-play
+    reshuffle took 38.5 CPU-seconds in one check each and 12.9 in eight parts each (32 parts: 21.2; 100: 47.4)."""
     first = system.state("@box0")
     base = z3.SolverFor("QF_LIA")
     base.add(system.init(first), z3.Or([z3.Or(v < 0, v > box.counts) for v in first.values()]))
@@ -93,14 +99,17 @@ def prove_box(system: RoundSystem, template: StepTemplate, box: Box, budget: Bud
     outside = [z3.Or(term < -box.unknowns, term > box.unknowns) for term in template.fresh if z3.is_int(term)]
     outside += [z3.Or(v < 0, v > box.counts) for name, v in post.items() if name != "profit"]
     outside += [post["profit"] < 0, post["profit"] - pre["profit"] > box.profit_step]
+    size = -(-len(outside) // max(1, chunks))
     for case in cases:
-        step = z3.SolverFor("QF_LIA")
-        step.add(template.formula, system.invariant(pre), *inside, *extra, *case, z3.Or(outside))
-        if mid_reshuffle is not None:
-            step.add(z3.Not(mid_reshuffle))
-        step.set("timeout", budget.z3_ms(cap_s))
-        if step.check() != z3.unsat:
-            return False
+        for start in range(0, len(outside), size):
+            step = z3.SolverFor("QF_LIA")
+            step.add(template.formula, system.invariant(pre), *inside, *extra, *case,
+                     z3.Or(outside[start:start + size]))
+            if mid_reshuffle is not None:
+                step.add(z3.Not(mid_reshuffle))
+            step.set("timeout", budget.z3_ms(cap_s))
+            if step.check() != z3.unsat:
+                return False
     return True
 
 

@@ -26,7 +26,7 @@ so nothing real play could exceed is asserted; the bounds are checked against en
 `tests/test_solver_profit_cut.py`. Shipped set: 8, 18 and 30 after rounds 1-3 (all optimal), and from 30 one round
 cannot reach 70 (CP-SAT: at most 54 Profit after round 4 from any such state), so turn 4 is proved; the same on
 `tests/data/large.toml` (6, 17, 30; 60 to win). With a long budget, round 4 by cases: at most 45 on the shipped
-set, and turn 5 follows (about 340 CPU-seconds in all); 44 on the large file, where turn 5 does not.
+set, and turn 5 follows (about 360 CPU-seconds in all); 44 on the large file, where turn 5 does not.
 """
 
 from __future__ import annotations
@@ -81,10 +81,10 @@ rounds 1 and 2 optimal in 0.8 and 1.7 CPU-seconds, round 3 in 14.9; round 4, whi
 
 CASES_MIN_S = 300.0
 """The least budget left for a round's bound by cases (`ProfitCut._by_cases`): on the shipped set round 4 takes
-several CPU-minutes (the measures after round 3 about 45, the loops' box 35-65, the case with a Sequence and no
-mid-play reshuffle over rounds 0..4 about 110, the target 45 being its optimum), so a question of 120 s never asks
-it. With 150 s, `profit --by-turn 5 --timeout 600` started the cases and did not finish them (turn 4 only, 525 s
-wall, 374 CPU-seconds under a load of 6-7), so the gate stays."""
+several CPU-minutes (the measures after round 3 about 45, the loops' box about 18, the case with a Sequence and no
+mid-play reshuffle over rounds 0..4 about 115, the target 45 being its optimum; about 360 in all), so a question of
+120 s never asks it. With 150 s, `profit --by-turn 5 --timeout 600` started the cases and did not finish them
+(turn 4 only, 525 s wall, 374 CPU-seconds under a load of 6-7), so the gate stays."""
 CASES_WORK = 120.0
 """CP-SAT's deterministic-time limit for each maximum of `ProfitCut._by_cases`."""
 MEASURE_WORK = 30.0
