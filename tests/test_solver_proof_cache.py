@@ -21,7 +21,7 @@ from doubtspec.model.game import Game
 from doubtspec.solver.abstraction import cpsat, messaging_caps, proof_cache
 from doubtspec.solver.abstraction.company import STAR, CompanyAbstraction
 from doubtspec.solver.abstraction.company_schedules import ScheduleProver
-from doubtspec.solver.verdict import Budget
+from doubtspec.solver.verdict import Budget, TurnVerdict
 
 LARGE = Path(__file__).parent / "data" / "large.toml"
 
@@ -111,3 +111,28 @@ def test_the_large_files_box_and_caps_are_proved_once_then_found(store: Path, mo
     assert provers[1]._cap_removals(3, Budget.of(60), stored_only=True)
     assert proof_cache.COUNTS.hits == hits + 2 and proof_cache.COUNTS.writes == writes + 2
     assert "movement-messaging-caps" in provers[1].lemma_names()
+
+
+@pytest.mark.slow
+def test_a_second_question_takes_the_round_3_bound_from_the_store(store: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shipped set: the first question's star cut proves "at most 0 stars after round 3" with CP-SAT and stores it;
+    a second question's cut without CP-SAT (a 60-second question's first pass) finds the same ask in the store,
+    with no CP-SAT run, and turn 5 follows from it. With the store off the second cut stops at turn 4."""
+    game = Game(load_cards(None))
+    stars_to_win = game.cards.rules.stars_to_win
+
+    def prover() -> ScheduleProver:
+        model = CompanyAbstraction.of(game)
+        return ScheduleProver(model.system(STAR), STAR, model.lemmas(), layout=model.layout, removals=model.messaging)
+
+    first = prover()
+    assert first.cut_stars(5, stars_to_win, Budget.of(600)) == 5
+    second = prover()
+    assert second.cut_stars(5, stars_to_win, Budget.of(600), cpsat=False) == 5
+    assert any(fact.text == "at most 0 stars after round 3 (CP-SAT, kept from an earlier question)"
+               for fact in second.facts)
+    assert "unknowns-bounded" in second.lemma_names()
+    assert second.prove_from_cut(5, Budget.of(60)).verdict is TurnVerdict.IMPOSSIBLE
+    monkeypatch.setenv(proof_cache.ENV, proof_cache.OFF)
+    assert prover().cut_stars(5, stars_to_win, Budget.of(600), cpsat=False) == 4

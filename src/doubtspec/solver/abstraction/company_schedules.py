@@ -447,9 +447,11 @@ class ScheduleProver:
             self._box = self._prove_box(box, budget)
         return self._box
 
-    def _prove_box(self, box: cpsat.Box, budget: Budget, cap_s: float = FACT_SLICE_S * 5) -> bool:
+    def _prove_box(self, box: cpsat.Box, budget: Budget, cap_s: float = FACT_SLICE_S * 5,
+                   stored_only: bool = False) -> bool:
         """`cpsat.prove_box` for this system without mid-play reshuffles, or its answer kept from an earlier question
-        on the same formulas (`proof_cache`: it depends only on the card file, the lemmas and the round template)."""
+        on the same formulas (`proof_cache`: it depends only on the card file, the lemmas and the round template).
+        `stored_only`: no check is made (False unless stored)."""
         assert self._template is not None
         template, mid = self._template, self._mid_reshuffle()
         problem = proof_cache.key("box", [template.formula, self.system.invariant(template.pre),
@@ -457,6 +459,8 @@ class ScheduleProver:
                                           *([] if mid is None else [mid])], box)
         if proof_cache.known_unsat(problem):
             return True
+        if stored_only:
+            return False
         proved = cpsat.prove_box(self.system, template, box, budget, mid, cap_s=cap_s)
         if proved:
             proof_cache.record_unsat(problem, f"the box {box} over rounds without a mid-play reshuffle")
@@ -581,10 +585,12 @@ class ScheduleProver:
                                                                 budget):
                     break
             self._learn_facts(r, budget, bound_needs_sequence=True)
+            if r in self._bound_open and not cpsat:
+                self._bound_from_store(r, budget)
             if r in self._bound_open and cpsat:
                 self._refine(r, budget)
-                if self._caps_first(r, budget) and self._cap_removals(
-                        r, budget, stored_only=budget.left() < CAPS_FIRST_MIN_S):
+                if (self._caps_first(r, budget) and self._cap_removals(
+                        r, budget, stored_only=budget.left() < CAPS_FIRST_MIN_S)) or self.used_caps:
                     # the Messaging caps close a Zone the bound's runs could open: asked with them at once
                     self._bound_fact(r, budget, retry=True, cpsat_min_s=CUT_CPSAT_MIN_S, blocking=False,
                                      tries=CAPPED_TRIES, refined=True)
@@ -600,6 +606,28 @@ class ScheduleProver:
                 break
             out_of_reach = max(out_of_reach, r + stars_to_win - self._stars_at_most[r] - 1)
         return min(out_of_reach, by_turn)
+
+    def _bound_from_store(self, k: int, budget: Budget) -> bool:
+        """Round `k`'s star bound taken from the proof store in the cut's pass without CP-SAT, when an earlier question
+        proved it (`proof_cache`): the box stored, rounds 1..`k` proved free of mid-play reshuffles, and then the
+        same refinement, stored caps and ask as the CP-SAT pass would make, with no check made (a miss leaves the
+        bound open for that pass). Whether the bound was found. On a 60-second question this puts turn 5 before
+        the star hunt's slice instead of after it."""
+        if proof_cache.directory() is None or self.target != STAR or self._box is False:
+            return False
+        box = cpsat.Box()
+        if self._box is None:
+            if not self._prove_box(box, budget, stored_only=True):
+                return False
+            self._box = True
+        if self._mid_reshuffle() is not None and not all(
+                self._has_fact(z3.Not(mid_reshuffle_at(r))) for r in range(1, k + 1)):
+            return False
+        self._refine(k, budget)
+        if self._caps_first(k, budget):
+            self._cap_removals(k, budget, stored_only=True)
+        self._bound_fact(k, budget, retry=True, cpsat_min_s=0.0, blocking=False, tries=(), refined=True)
+        return k in self._stars_proved
 
     def _removal_facts(self, upto: int, proved_caps: bool = False) -> int:
         """Add "no Victim leaves Zone z before the Company's turn of round r" for each Zone `removals` closes in
