@@ -3,10 +3,17 @@ timed benchmarks in one process."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from doubtspec.model.cards import CardSet, load_cards
 from doubtspec.model.game import Game
+from doubtspec.solver.abstraction import proof_cache
+
+# Every proof in the tests is made, not taken from the proof store of an earlier run (a test of the store sets its
+# own folder).
+os.environ[proof_cache.ENV] = proof_cache.OFF
 
 
 @pytest.hookimpl(tryfirst=True)

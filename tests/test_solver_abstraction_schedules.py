@@ -205,12 +205,15 @@ def refined_large() -> ScheduleProver:
 @pytest.mark.parametrize("name", ["shipped", "large"])
 def test_the_caps_come_first_only_with_time_for_the_capped_ask(name: str) -> None:
     """Both files have one cap that may close a Zone (turn 3, Middle Age and Elderly): the star cut asks for it before
-    its first CP-SAT ask of round 3's bound only with `CAPS_FIRST_MIN_S` left, never for rounds 1-2 (no candidate),
-    and never once the caps were asked."""
+    its first CP-SAT ask of round 3's bound, never for rounds 1-2 (no candidate), and never once the caps were asked;
+    with less than `CAPS_FIRST_MIN_S` left only caps kept from an earlier question are taken (the store is off
+    here: none), and the caps may still be asked after that."""
     model = CompanyAbstraction.of(GAMES[name])
     prover = ScheduleProver(model.system(STAR), STAR, model.lemmas(), layout=model.layout, removals=model.messaging)
     assert prover._caps_first(3, Budget.of(CAPS_FIRST_MIN_S + 60))
-    assert not prover._caps_first(3, Budget.of(CAPS_FIRST_MIN_S - 10))
+    assert prover._caps_first(3, Budget.of(CAPS_FIRST_MIN_S - 10))
+    assert not prover._cap_removals(3, Budget.of(CAPS_FIRST_MIN_S - 10), stored_only=True)
+    assert not prover._caps_asked and prover._caps_first(3, Budget.of(CAPS_FIRST_MIN_S - 10))
     assert not prover._caps_first(2, Budget.of(CAPS_FIRST_MIN_S + 60))
     prover._caps_asked = True
     assert not prover._caps_first(3, Budget.of(CAPS_FIRST_MIN_S + 60))

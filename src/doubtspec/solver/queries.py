@@ -480,7 +480,10 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
                         abstract_open = False  # possible in the abstraction: it proves nothing from this turn on
     # On a short budget the star cut's CP-SAT part comes after the hunt, and on the shipped set it proves the turn
     # after the cut's first part (turn 5 from round 3): a hunt for that turn is deferred until the cut has tried it.
-    deferred = proved + 1 if cut and not long_budget else 0
+    # A first part that took a CP-SAT bound from the proof store has already proved what the CP-SAT part would (the
+    # next turn needs a later round's bound): nothing is deferred then.
+    deferred = proved + 1 if cut and not long_budget and not (isinstance(prover, ScheduleProver)
+                                                              and prover.used_box) else 0
     if use_hunt and proved < query.by_turn and answer.status != "yes" and not _refined(prover):
         first_turn = deferred + 1 if deferred else proved + 1
         if first_turn <= query.by_turn:

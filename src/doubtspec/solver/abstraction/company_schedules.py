@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING
 
 import z3
 
-from doubtspec.solver.abstraction import cpsat, messaging_caps
+from doubtspec.solver.abstraction import cpsat, messaging_caps, proof_cache
 from doubtspec.solver.abstraction.company import STAR, CompanyLayout
 from doubtspec.solver.abstraction.cube_blocking import Blocking, CubeBlocker, CubeTerms
 from doubtspec.solver.abstraction.loops import LoopBounds, prove_loop_bounds
@@ -67,6 +67,11 @@ SEQUENCE_RLIMIT = 10_000_000
 """`FACT_RLIMIT` for the two Sequence facts of a round ("a Sequence must run", "none can"): those proved on the
 shipped set take at most 2 million units, and from round 3 on both are undecided (two of them cost 7 CPU-seconds
 of the star cut with `FACT_RLIMIT`)."""
+SKIP_BOUND_WITHOUT_SEQUENCE = True
+"""In the star cut, Z3 is not asked for a round's star bound when it proved neither of the round's Sequence facts:
+on the shipped set and `tests/data/large.toml` round 3's bound is then undecided at `FACT_RLIMIT` (about 3
+CPU-seconds each) and proved by CP-SAT only, while rounds 1 and 2, whose Sequence facts Z3 proves, get their bounds
+from Z3. Skipping a check only leaves a bound open; it never adds a fact."""
 NUMBERED_FOR_CPSAT = False
 """Whether CP-SAT's checks keep each round's numbered part (`RoundSystem.at_round`, the Movement's removals)."""
 MID_RETRY_SLICE_S = 20.0
@@ -311,9 +316,12 @@ class ScheduleProver:
             self.facts.append(RoundFact(rounds, formula, text))
         return result
 
-    def _learn_facts(self, k: int, budget: Budget) -> None:
+    def _learn_facts(self, k: int, budget: Budget, bound_needs_sequence: bool = False) -> None:
         """Prove what Z3 can prove cheaply about round `k` (once per round); CP-SAT is asked later, by `_settle`,
-        only for a bound that a turn turns out to need."""
+        only for a bound that a turn turns out to need.
+
+        `bound_needs_sequence` (the star cut): Z3 is asked for the star bound only when one of the round's Sequence
+        facts is proved; otherwise the bound is left open for CP-SAT at once (`SKIP_BOUND_WITHOUT_SEQUENCE`)."""
         if k in self._facts_for:
             return
         self._facts_for.add(k)
@@ -321,12 +329,19 @@ class ScheduleProver:
         # "A Sequence must run" first: refuting it is cheap when it is false (round 1), while refuting "no Sequence"
         # in a round that must run one took 38 million units in round 2 (a third of that fact's time).
         limit = SEQUENCE_RLIMIT if self.target == STAR else None
-        if not self._prove(k, sequence, f"a Reshuffle Sequence in round {k}", budget, limit):
-            self._prove(k, z3.Not(sequence), f"no Reshuffle Sequence in round {k}", budget, limit)
+        settled = (self._prove(k, sequence, f"a Reshuffle Sequence in round {k}", budget, limit)
+                   or self._prove(k, z3.Not(sequence), f"no Reshuffle Sequence in round {k}", budget, limit))
         if self._mid_reshuffle() is not None and not self._has_fact(z3.Not(mid_reshuffle_at(k))):
             self._prove(k, z3.Not(mid_reshuffle_at(k)), f"no mid-play reshuffle in round {k}", budget)
-        if k not in self._stars_proved:  # the star cut may have proved it already
-            self._bound_fact(k, budget, retry=False)
+        if k in self._stars_proved:  # the star cut may have proved it already
+            return
+        if (bound_needs_sequence and SKIP_BOUND_WITHOUT_SEQUENCE and not settled and self.target == STAR
+                and k - 1 in self._stars_proved):
+            # an undecided bound, as if Z3 had been asked and left it open (nothing is concluded from it)
+            self._stars_at_most[k] = self._stars_at_most[k - 1] + 1
+            self._bound_open.add(k)
+            return
+        self._bound_fact(k, budget, retry=False)
 
     def _bound_fact(self, k: int, budget: Budget, retry: bool, cpsat_min_s: float = CPSAT_MIN_S,
                     blocking: bool = True, tries: tuple[tuple[int, float, int], ...] = CPSAT_TRIES,
@@ -434,10 +449,27 @@ class ScheduleProver:
                 if not any(fact.formula.eq(free) for fact in self.facts):
                     return self._loop_box_allowed(budget)
         if self._box is None:
-            assert self._template is not None
-            self._box = cpsat.prove_box(self.system, self._template, box, budget, self._mid_reshuffle(),
-                                        cap_s=FACT_SLICE_S * 5)
+            self._box = self._prove_box(box, budget)
         return self._box
+
+    def _prove_box(self, box: cpsat.Box, budget: Budget, cap_s: float = FACT_SLICE_S * 5,
+                   stored_only: bool = False) -> bool:
+        """`cpsat.prove_box` for this system without mid-play reshuffles, or its answer kept from an earlier question
+        on the same formulas (`proof_cache`: it depends only on the card file, the lemmas and the round template).
+        `stored_only`: no check is made (False unless stored)."""
+        assert self._template is not None
+        template, mid = self._template, self._mid_reshuffle()
+        problem = proof_cache.key("box", [template.formula, self.system.invariant(template.pre),
+                                          self.system.init(self.system.state("@box0")),
+                                          *([] if mid is None else [mid])], box)
+        if proof_cache.known_unsat(problem):
+            return True
+        if stored_only:
+            return False
+        proved = cpsat.prove_box(self.system, template, box, budget, mid, cap_s=cap_s)
+        if proved:
+            proof_cache.record_unsat(problem, f"the box {box} over rounds without a mid-play reshuffle")
+        return proved
 
     def _loop_box_allowed(self, budget: Budget) -> bool | LoopBounds:
         """The shrink of looping plays and the box over rounds with mid-play reshuffles, proved once (see `loops`).
@@ -476,6 +508,14 @@ class ScheduleProver:
             return z3.unknown
         bounded = [c for r in range(1, k + 1) for c in allowed.at(f"@{r}")] if isinstance(allowed, LoopBounds) else []
         box, variables = cpsat.Box(), frozenset(self.system.variables)
+        asked = [*self.formulas(k, numbered=NUMBERED_FOR_CPSAT), *bounded, z3.Not(formula), *implied]
+        problem = proof_cache.key("cpsat", asked, box, sorted(variables))
+        if proof_cache.known_unsat(problem):
+            # the same formulas were refuted by CP-SAT in an earlier question (with the same box and code)
+            self.facts.append(RoundFact(k, formula, f"{text} (CP-SAT, kept from an earlier question)"))
+            self.used_box = True
+            self.used_loops = self.used_loops or bool(bounded)
+            return z3.unsat
         spent = 0.0
         for attempt, (seed, work_limit, linearization) in enumerate(tries, start=1):
             if attempt > 1 and budget.left() < min_s:
@@ -483,9 +523,7 @@ class ScheduleProver:
             try:
                 # Without the per-round removal bounds: with them CP-SAT did not settle the shipped set's round-3
                 # star bound in its two tries (12.5 s without them); leaving them out only admits more runs.
-                result = cpsat.decide([*self.formulas(k, numbered=NUMBERED_FOR_CPSAT), *bounded, z3.Not(formula),
-                                       *implied],
-                                      lambda name: box.domain(name, variables),
+                result = cpsat.decide(asked, lambda name: box.domain(name, variables),
                                       budget, cap_s, seed=seed, work_limit=work_limit,
                                       linearization=linearization)
             except cpsat.Untranslatable:
@@ -493,6 +531,7 @@ class ScheduleProver:
             self.checks += 1
             spent += result.seconds
             if result.answer == z3.unsat:
+                proof_cache.record_unsat(problem, f"{text} (CP-SAT)")
                 self.facts.append(RoundFact(k, formula, f"{text} (CP-SAT, {spent:.1f} s, seed try {attempt})"))
                 self.used_box = True
                 self.used_loops = self.used_loops or bool(bounded)
@@ -557,10 +596,13 @@ class ScheduleProver:
                 if not self._has_fact(free) and not self._prove(r, free, f"no mid-play reshuffle in round {r}",
                                                                 budget):
                     break
-            self._learn_facts(r, budget)
+            self._learn_facts(r, budget, bound_needs_sequence=True)
+            if r in self._bound_open and not cpsat:
+                self._bound_from_store(r, budget)
             if r in self._bound_open and cpsat:
                 self._refine(r, budget)
-                if self._caps_first(r, budget) and self._cap_removals(r, budget):
+                if (self._caps_first(r, budget) and self._cap_removals(
+                        r, budget, stored_only=budget.left() < CAPS_FIRST_MIN_S)) or self.used_caps:
                     # the Messaging caps close a Zone the bound's runs could open: asked with them at once
                     self._bound_fact(r, budget, retry=True, cpsat_min_s=CUT_CPSAT_MIN_S, blocking=False,
                                      tries=CAPPED_TRIES, refined=True)
@@ -576,6 +618,28 @@ class ScheduleProver:
                 break
             out_of_reach = max(out_of_reach, r + stars_to_win - self._stars_at_most[r] - 1)
         return min(out_of_reach, by_turn)
+
+    def _bound_from_store(self, k: int, budget: Budget) -> bool:
+        """Round `k`'s star bound taken from the proof store in the cut's pass without CP-SAT, when an earlier question
+        proved it (`proof_cache`): the box stored, rounds 1..`k` proved free of mid-play reshuffles, and then the
+        same refinement, stored caps and ask as the CP-SAT pass would make, with no check made (a miss leaves the
+        bound open for that pass). Whether the bound was found. On a 60-second question this puts turn 5 before
+        the star hunt's slice instead of after it."""
+        if proof_cache.directory() is None or self.target != STAR or self._box is False:
+            return False
+        box = cpsat.Box()
+        if self._box is None:
+            if not self._prove_box(box, budget, stored_only=True):
+                return False
+            self._box = True
+        if self._mid_reshuffle() is not None and not all(
+                self._has_fact(z3.Not(mid_reshuffle_at(r))) for r in range(1, k + 1)):
+            return False
+        self._refine(k, budget)
+        if self._caps_first(k, budget):
+            self._cap_removals(k, budget, stored_only=True)
+        self._bound_fact(k, budget, retry=True, cpsat_min_s=0.0, blocking=False, tries=(), refined=True)
+        return k in self._stars_proved
 
     def _removal_facts(self, upto: int, proved_caps: bool = False) -> int:
         """Add "no Victim leaves Zone z before the Company's turn of round r" for each Zone `removals` closes in
@@ -619,21 +683,24 @@ class ScheduleProver:
 
     def _caps_first(self, k: int, budget: Budget) -> bool:
         """Whether the star cut asks for the Messaging caps (`_cap_removals`) before its first CP-SAT ask of round
-        `k`'s bound: when the caps were not asked yet, `CAPS_FIRST_MIN_S` is left, and some Zone the derived bounds
-        leave open in a round up to `k` is one a proved cap could close (`messaging_caps.candidates`)."""
-        if (self.removals is None or self.layout is None or self._caps_asked
-                or budget.left() < CAPS_FIRST_MIN_S):
+        `k`'s bound: when the caps were not asked yet and some Zone the derived bounds leave open in a round up to
+        `k` is one a proved cap could close (`messaging_caps.candidates`). With less than `CAPS_FIRST_MIN_S` left
+        only caps kept from an earlier question are taken (`proof_cache`: about 0.6 CPU-seconds, no check)."""
+        if self.removals is None or self.layout is None or self._caps_asked:
             return False
         return bool(messaging_caps.candidates(self.removals, k))
 
-    def _cap_removals(self, k: int, budget: Budget) -> bool:
+    def _cap_removals(self, k: int, budget: Budget, stored_only: bool = False) -> bool:
         """Before CP-SAT is asked about rounds up to `k` (once): lower the one-action Messaging figures of those
         rounds where the Movement's abstraction refutes them (`messaging_caps`), and add the removal facts that
-        follow; whether any was added."""
+        follow; whether any was added. `stored_only`: only caps kept from an earlier question, and if there are
+        none the caps may still be asked later."""
         if self.removals is None or self._caps_asked or self.layout is None:
             return False
+        caps = messaging_caps.prove_caps(self.layout.game, self.removals, k, budget, stored_only=stored_only)
+        if not caps and stored_only:
+            return False
         self._caps_asked = True
-        caps = messaging_caps.prove_caps(self.layout.game, self.removals, k, budget)
         if not caps:
             return False
         self.removals = self.removals.with_action_caps(caps)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import z3
 
 from doubtspec.model.game import Game
+from doubtspec.solver.abstraction import proof_cache
 from doubtspec.solver.abstraction.messaging import ZONES, MessagingBounds
 from doubtspec.solver.abstraction.movement import MovementModel
 from doubtspec.solver.abstraction.movement_pacing import first_pacing_round
@@ -51,9 +52,11 @@ def candidates(bounds: MessagingBounds, rounds: int) -> list[tuple[int, int]]:
     return asked
 
 
-def prove_caps(game: Game, bounds: MessagingBounds, rounds: int, budget: Budget) -> dict[int, int]:
+def prove_caps(game: Game, bounds: MessagingBounds, rounds: int, budget: Budget,
+               stored_only: bool = False) -> dict[int, int]:
     """Round t to a proved upper bound on the Messaging of one action of turn t, for the candidates of rounds
-    1..`rounds` that the Movement's abstraction refutes (rounds unrolled from its Set-Up, one solver)."""
+    1..`rounds` that the Movement's abstraction refutes (rounds unrolled from its Set-Up, one solver).
+    `stored_only`: make no check, only take the refutations kept from earlier questions (`proof_cache`)."""
     asked = candidates(bounds, rounds)
     caps: dict[int, int] = {}
     if not asked:
@@ -69,12 +72,22 @@ def prove_caps(game: Game, bounds: MessagingBounds, rounds: int, budget: Budget)
     for t, needed in asked:
         if t in open_rounds or not budget.can_start():
             continue  # a dearer need of this round was not refuted: a cheaper one is not either
+        claim = z3.Int(f"victims@{t}") >= needed
+        # the same check on the same formulas was refuted before: kept (`proof_cache`), not made again
+        problem = proof_cache.key("messaging-cap", [*formulas, claim])
+        if proof_cache.known_unsat(problem):
+            caps[t] = needed - 1
+            continue
+        if stored_only:
+            open_rounds.add(t)
+            continue
         solver = z3.SolverFor("QF_LIA")
         solver.add(*formulas)
         solver.set("timeout", budget.z3_ms(CAP_WALL_S))
         solver.set("rlimit", CAP_RLIMIT)
-        if solver.check(z3.Int(f"victims@{t}") >= needed) == z3.unsat:
+        if solver.check(claim) == z3.unsat:
             caps[t] = needed - 1
+            proof_cache.record_unsat(problem, f"no action of turn {t} has {needed} Messaging")
         else:
             open_rounds.add(t)
     return caps

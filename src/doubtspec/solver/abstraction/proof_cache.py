@@ -1,0 +1,116 @@
+"""UNSAT answers kept on disk from one question to the next, keyed by the exact problem and the code's version.
+
+Some checks of the star cut depend only on the card file and the round template, and cost the same on every
+question: the box that makes CP-SAT's "no" a proof (`cpsat.prove_box`, 4-7 CPU-seconds), the Messaging caps
+(`messaging_caps.prove_caps`, 4-6) and, when the facts before it come out the same, CP-SAT's ask of a round's star
+bound (tens of CPU-seconds on `tests/data/large.toml`). Each is an UNSAT answer about one set of formulas. This
+store remembers such answers: a check whose key is stored is not made again.
+
+**The key** is the SHA-256 of the problem's own text (each formula's S-expression, in order, with its
+parameters), the Z3 version and the code's version (`code_version`: a hash of every source file of the
+`doubtspec` package), so a changed card file, ruling, fact, lemma or line of code gives another key. Only UNSAT
+answers are stored ("possible" and "undecided" depend on limits and seeds, and are made again), so what a stored
+key stands for is a proof that was made, of exactly that problem, by exactly that code.
+
+**Where.** `$DOUBTSPEC_PROOF_CACHE` if set (`off` disables the store), else `$XDG_CACHE_HOME/doubtspec/proofs`,
+else `~/.cache/doubtspec/proofs`. One small file per answer, named by its key, written to a temporary file and
+renamed into place, so an interrupted write leaves nothing half-written (at most a hidden temporary, which is
+never read). Removing the folder clears it. A store that cannot be read or written only costs time: the
+check is made as if nothing were stored. The test suite runs with the store off unless a test sets it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import z3
+
+import doubtspec
+from doubtspec.reports.atomic import atomic_write_text
+
+ENV = "DOUBTSPEC_PROOF_CACHE"
+"""The environment variable naming the store's folder, or `off`."""
+OFF = "off"
+FORMAT = 1
+"""Raised when what a stored file means changes."""
+
+
+@dataclass(slots=True)
+class Counts:
+    """How often the store answered (hits) and was written (writes) in this process: for the tests and logs."""
+
+    hits: int = 0
+    writes: int = 0
+
+
+COUNTS = Counts()
+
+
+def directory() -> Path | None:
+    """The store's folder, or None when it is switched off."""
+    configured = os.environ.get(ENV)
+    if configured is not None:
+        return None if configured.strip().lower() in (OFF, "") else Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "doubtspec" / "proofs"
+
+
+@cache
+def code_version() -> str:
+    """A hash of every Python source file of the `doubtspec` package (names and contents)."""
+    root = Path(doubtspec.__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def key(kind: str, formulas: Iterable[z3.ExprRef], *parameters: object) -> str:
+    """The key of one problem: what kind of check it is, its formulas in order and its parameters."""
+    digest = hashlib.sha256()
+    for part in (f"format {FORMAT}", z3.get_version_string(), code_version(), kind,
+                 *(repr(parameter) for parameter in parameters)):
+        digest.update(part.encode())
+        digest.update(b"\0")
+    for formula in formulas:
+        digest.update(formula.sexpr().encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _path(folder: Path, problem: str) -> Path:
+    return folder / problem[:2] / f"{problem}.json"
+
+
+def known_unsat(problem: str) -> bool:
+    """Whether the problem with this key was proved UNSAT before (and the store is on)."""
+    folder = directory()
+    if folder is None:
+        return False
+    try:
+        stored = json.loads(_path(folder, problem).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    found = isinstance(stored, dict) and stored.get("format") == FORMAT and stored.get("answer") == "unsat"
+    COUNTS.hits += found
+    return found
+
+
+def record_unsat(problem: str, what: str) -> None:
+    """Remember that the problem with this key is UNSAT (`what`: a line saying which check it was)."""
+    folder = directory()
+    if folder is None:
+        return
+    try:
+        atomic_write_text(_path(folder, problem),
+                          json.dumps({"format": FORMAT, "answer": "unsat", "check": what}) + "\n")
+    except OSError:
+        return
+    COUNTS.writes += 1
