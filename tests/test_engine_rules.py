@@ -240,6 +240,21 @@ def test_a_phase_cannot_end_before_its_first_play(base: GameState) -> None:
     assert Section.COMPANY_ON_YOUR_GO.value in str(info.value)
 
 
+def test_an_unpaid_play_is_explained_by_the_side_played(base: GameState) -> None:
+    """Spending Budget: the refusal of a play names the cost of the side played; a side the card lacks is named."""
+    advertising, sales_representative = 1, 5  # Standard 2 / Reserve 1; Standard 1, no Reserve effect
+    state = company_turn(base, c_hand=(advertising, sales_representative))
+    with pytest.raises(IllegalActionError) as info:
+        play(state, PlayStandard(advertising, ()))
+    assert Section.SPENDING_BUDGET.value in str(info.value) and "cost 2" in str(info.value)
+    with pytest.raises(IllegalActionError) as info:
+        play(state, PlayReserve(advertising, ()))
+    assert Section.SPENDING_BUDGET.value in str(info.value) and "cost 1" in str(info.value)
+    with pytest.raises(IllegalActionError) as info:
+        play(state, PlayReserve(sales_representative, (advertising,)))
+    assert Section.COMPANY_CARDS.value in str(info.value) and "has no such effect" in str(info.value)
+
+
 # --- Company Rules > Interference: bans ---------------------------------------------------------
 
 
