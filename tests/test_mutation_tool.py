@@ -167,3 +167,18 @@ class Record:
     plain = ast.parse(source.replace("from __future__ import annotations\n", "\n"))
     assert not reach.in_unevaluated_annotation(plain, 7, lines[6].index("int | None) ->"))
     assert reach.in_unevaluated_annotation(plain, 8, lines[7].index("dict["))
+
+
+def test_check_runs_tests_against_one_mutant_and_says_whether_they_catch_it() -> None:
+    pytest.importorskip("cosmic_ray")
+    engine = (ROOT / "src" / "doubtspec" / "model" / "engine.py").read_text()
+    check = [sys.executable, str(ROOT / "fuzz" / "mutation" / "check.py"), "src/doubtspec/model/engine.py",
+             "core/AddNot", "51", "--", "tests/test_engine_rules.py", "-x"]
+    caught = subprocess.run([*check, "-k", "unpaid_play"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert caught.returncode == 1, caught.stdout[-2000:]
+    assert "+            side_data = data.standard if not isinstance(action, PlayStandard)" in caught.stdout
+    missed = subprocess.run([*check, "-k", "phase_cannot_end"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert missed.returncode == 0, missed.stdout[-2000:]
+    none = subprocess.run([*check[:4], "99999"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert none.returncode == 2 and "no such mutant" in none.stdout
+    assert (ROOT / "src" / "doubtspec" / "model" / "engine.py").read_text() == engine  # only a copy is mutated
