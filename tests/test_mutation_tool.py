@@ -58,6 +58,26 @@ def test_a_sample_besides_an_earlier_one_shares_none_of_its_mutants() -> None:
         assert run.draw(jobs, 60, 1202, stratify) & earlier  # without `besides` the two overlap
 
 
+def test_a_sample_besides_earlier_sessions_leaves_out_what_they_measured() -> None:
+    sys.path.insert(0, str(ROOT / "fuzz" / "mutation"))
+    try:
+        import run
+    finally:
+        sys.path.pop(0)
+    modules = {"engine.py": 300, "legal.py": 120, "cards.py": 40, "steps.py": 3}
+    jobs = {(module, "core/NumberReplacer", n): f"{module}-{n}" for module, count in modules.items()
+            for n in range(count)}
+    first = run.draw(jobs, 60, 1201, True)
+    second = run.draw(jobs, 60, 1202, True, besides=(1201,))
+    measured = frozenset(key for key, job in jobs.items() if job in first | second)
+    third = run.draw(jobs, 60, 1203, True, measured=measured)
+    assert len(third) == 60 and not third & (first | second)
+    # Seeds alone leave out each earlier seed's draw from the whole pool, not the second sample as it was drawn;
+    # `chain` draws each as its run did.
+    assert run.draw(jobs, 60, 1203, True, besides=(1201, 1202)) & second
+    assert run.draw(jobs, 60, 1203, True, besides=(1201, 1202), chain=True) == third
+
+
 def _kill_module() -> Any:
     sys.path.insert(0, str(ROOT / "fuzz" / "mutation"))
     try:

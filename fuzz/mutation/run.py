@@ -104,9 +104,18 @@ def _stratified(by_identity: dict[tuple[str, str, int], str], size: int, seed: i
 
 
 def draw(by_identity: dict[tuple[str, str, int], str], size: int, seed: int, stratify: bool = False,
-         besides: tuple[int, ...] = ()) -> set[str]:
-    """The jobs of a seeded sample of `size` (`_stratified` or uniform), after leaving out those of the
-    samples that the seeds in `besides` draw with the same size and kind."""
+         besides: tuple[int, ...] = (), measured: frozenset[tuple[str, str, int]] = frozenset(),
+         chain: bool = False) -> set[str]:
+    """The jobs of a seeded sample of `size` (`_stratified` or uniform), after leaving out the mutants
+    `measured` names and those of the samples that the seeds in `besides` draw with the same size and kind.
+
+    Each seed in `besides` is drawn from the whole pool, not as its own run drew it: a sample that was itself
+    drawn besides earlier seeds is not reproduced, and the new sample may repeat some of its mutants (seed 1210
+    besides 1201-1209 shares 14 of its first 108 with seed 1209's run). The same command line still draws the
+    same sample, which is what `besides` is kept for; to leave out exactly what earlier runs measured, give
+    their sessions (`measured`, `--besides-session`). With `chain` each seed in `besides` is drawn as its own
+    run drew it, besides the seeds before it in the list: the samples 1201-1210 were run that way, one after
+    another, so `chain` with those seeds in order leaves out all of them (on unchanged code)."""
 
     def one(pool: dict[tuple[str, str, int], str], seed: int) -> set[str]:
         if stratify:
@@ -114,23 +123,24 @@ def draw(by_identity: dict[tuple[str, str, int], str], size: int, seed: int, str
         chosen = [pool[key] for key in sorted(pool)]
         return set(random.Random(seed).sample(chosen, min(size, len(chosen))))
 
-    pool = dict(by_identity)
-    for earlier in besides:
-        taken = one(by_identity, earlier)
+    pool = {key: job for key, job in by_identity.items() if key not in measured}
+    for index, earlier in enumerate(besides):
+        taken = draw(by_identity, size, earlier, stratify, besides[:index]) if chain else one(by_identity, earlier)
         pool = {key: job for key, job in pool.items() if job not in taken}
     return one(pool, seed)
 
 
 def sample(session: Path, size: int, seed: int, same_as: Path | None = None, stratify: bool = False,
-           only: frozenset[str] = frozenset(), besides: tuple[int, ...] = ()) -> int:
+           only: frozenset[str] = frozenset(), besides: tuple[int, ...] = (),
+           besides_sessions: tuple[Path, ...] = (), chain: bool = False) -> int:
     """Mark all but a seeded random sample of the session's mutants as skipped; returns the total.
 
     The sample is drawn over the mutants' identities, so the same seed picks the same mutants of the
     same code in every session; with `stratify` it is drawn module by module (`_stratified`);
     `same_as` picks instead the mutants another session ran, and `only` the mutants it names
     (`engine.py:core/NumberReplacer:50`: module file, operator, occurrence). `besides` names the seeds of
-    earlier samples of the same size and kind: their mutants are left out first, so that a new sample of
-    unchanged code adds only mutants not measured before.
+    earlier samples of the same size and kind, and `besides_sessions` earlier sessions: their mutants are left
+    out first (see `draw`: only the sessions leave out exactly what was measured).
     """
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
@@ -145,7 +155,8 @@ def sample(session: Path, size: int, seed: int, same_as: Path | None = None, str
             wanted = _completed(same_as)
             keep = {job for key, job in by_identity.items() if key in wanted}
         else:
-            keep = draw(by_identity, size, seed, stratify, besides)
+            measured = frozenset().union(*(_completed(path) for path in besides_sessions))
+            keep = draw(by_identity, size, seed, stratify, besides, measured, chain)
         db.set_multiple_results([j for j in jobs if j not in keep],
                                 WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output="not sampled"))
         return len(jobs)
@@ -235,6 +246,11 @@ def main() -> int:
     parser.add_argument("--same-as", type=Path, help="run the mutants another session ran (its session.sqlite)")
     parser.add_argument("--only", action="append", default=[], metavar="FILE:OPERATOR:OCCURRENCE",
                         help="run only this mutant, e.g. engine.py:core/NumberReplacer:50 (repeatable)")
+    parser.add_argument("--besides-session", type=Path, action="append", default=[], metavar="SESSION",
+                        help="leave out every mutant an earlier session measured (its session.sqlite; repeatable)")
+    parser.add_argument("--besides-chain", action="store_true",
+                        help="each --besides seed was itself drawn besides the seeds before it: leave out its "
+                             "sample as drawn then")
     parser.add_argument("--besides", type=int, action="append", default=[], metavar="SEED",
                         help="leave out the mutants of an earlier sample (its seed; same --sample and --stratify)")
     parser.add_argument("--stratify", action="store_true",
@@ -270,7 +286,8 @@ def main() -> int:
     session.unlink(missing_ok=True)
     subprocess.run([cosmic_ray, "init", str(config), str(session)], check=True, cwd=ROOT)
     total = sample(session, args.sample, args.seed, args.same_as, stratify=args.stratify, only=frozenset(args.only),
-                   besides=tuple(args.besides))
+                   besides=tuple(args.besides), besides_sessions=tuple(args.besides_session),
+                   chain=args.besides_chain)
     if args.skip_unreached:
         from reach import record_unreached
 
