@@ -8,6 +8,7 @@ verdict. The real run, its sample and its results are in docs/fuzzing.md.
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import os
 import shutil
@@ -42,14 +43,8 @@ def test_a_small_sample_runs_and_is_summarized(tmp_path: Path) -> None:
 
 
 def test_a_sample_besides_an_earlier_one_shares_none_of_its_mutants() -> None:
-    sys.path.insert(0, str(ROOT / "fuzz" / "mutation"))
-    try:
-        import run
-    finally:
-        sys.path.pop(0)
-    modules = {"engine.py": 300, "legal.py": 120, "cards.py": 40, "steps.py": 3}
-    jobs = {(module, "core/NumberReplacer", n): f"{module}-{n}" for module, count in modules.items()
-            for n in range(count)}
+    run = _tool("run")
+    jobs = _synthetic_jobs()
     for stratify in (False, True):
         earlier = run.draw(jobs, 60, 1201, stratify)
         later = run.draw(jobs, 60, 1202, stratify, besides=(1201,))
@@ -59,14 +54,8 @@ def test_a_sample_besides_an_earlier_one_shares_none_of_its_mutants() -> None:
 
 
 def test_a_sample_besides_earlier_sessions_leaves_out_what_they_measured() -> None:
-    sys.path.insert(0, str(ROOT / "fuzz" / "mutation"))
-    try:
-        import run
-    finally:
-        sys.path.pop(0)
-    modules = {"engine.py": 300, "legal.py": 120, "cards.py": 40, "steps.py": 3}
-    jobs = {(module, "core/NumberReplacer", n): f"{module}-{n}" for module, count in modules.items()
-            for n in range(count)}
+    run = _tool("run")
+    jobs = _synthetic_jobs()
     first = run.draw(jobs, 60, 1201, True)
     second = run.draw(jobs, 60, 1202, True, besides=(1201,))
     measured = frozenset(key for key, job in jobs.items() if job in first | second)
@@ -78,13 +67,24 @@ def test_a_sample_besides_earlier_sessions_leaves_out_what_they_measured() -> No
     assert run.draw(jobs, 60, 1203, True, besides=(1201, 1202), chain=True) == third
 
 
-def _kill_module() -> Any:
+def _tool(name: str) -> Any:
+    """A module of fuzz/mutation (not a package: imported from its folder)."""
     sys.path.insert(0, str(ROOT / "fuzz" / "mutation"))
     try:
-        import kill
+        return importlib.import_module(name)
     finally:
         sys.path.pop(0)
-    return kill
+
+
+def _kill_module() -> Any:
+    return _tool("kill")
+
+
+def _synthetic_jobs() -> dict[tuple[str, str, int], str]:
+    """Mutant identities of four modules of very different sizes, each named by a job id."""
+    modules = {"engine.py": 300, "legal.py": 120, "cards.py": 40, "steps.py": 3}
+    return {(module, "core/NumberReplacer", n): f"{module}-{n}" for module, count in modules.items()
+            for n in range(count)}
 
 
 def _python(code: str) -> list[str]:
@@ -124,11 +124,7 @@ def test_the_cpu_limit_stops_a_busy_child(tmp_path: Path) -> None:
 
 
 def test_cosmic_rays_wall_limit_leaves_a_starved_fuzzer_to_kill() -> None:
-    sys.path.insert(0, str(ROOT / "fuzz" / "mutation"))
-    try:
-        import run
-    finally:
-        sys.path.pop(0)
+    run = _tool("run")
     config = tomllib.loads(run._config("src/doubtspec/model", 90.0, []))
     assert config["cosmic-ray"]["timeout"] >= run.SAFETY_NET
 
@@ -155,11 +151,7 @@ def test_a_realistic_bug_is_fuzzed_and_summarized() -> None:
 
 
 def test_annotations_nothing_evaluates_are_told_from_those_something_may() -> None:
-    sys.path.insert(0, str(ROOT / "fuzz" / "mutation"))
-    try:
-        import reach
-    finally:
-        sys.path.pop(0)
+    reach = _tool("reach")
     source = '''from __future__ import annotations
 import dataclasses
 ALIAS: int | None = None
