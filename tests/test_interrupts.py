@@ -23,6 +23,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 
 import pytest
 
@@ -195,4 +196,23 @@ def test_a_signal_in_a_function_that_a_finaliser_calls_is_delivered_again_later(
 
     Finalised()
     assert seen == [True]
+    assert not interrupts._inside_unsafe(sys._getframe())
+
+
+def test_a_signal_inside_z3s_python_code_is_delivered_again_later() -> None:
+    # An `AstRef` interrupted between its C object and its `ctx` fails in its finaliser at exit: the handler must
+    # not raise while Z3's own Python code runs, only once it has returned to the caller.
+    z3 = pytest.importorskip("z3")
+    seen: list[bool] = []
+
+    def tracer(frame: FrameType, event: str, arg: object) -> None:
+        if event == "call" and frame.f_code.co_name == "__init__" and "z3" in frame.f_code.co_filename:
+            seen.append(interrupts._inside_unsafe(frame))
+
+    sys.setprofile(tracer)
+    try:
+        z3.BitVecSort(8)
+    finally:
+        sys.setprofile(None)
+    assert seen and all(seen)
     assert not interrupts._inside_unsafe(sys._getframe())

@@ -38,9 +38,23 @@ REDELIVER_AFTER = 0.02
 """Seconds after which a signal that arrived in one of those functions is delivered again."""
 
 
+_WRAPPER_PACKAGES = (f"{os.sep}z3{os.sep}",)
+"""Python wrappers of extension modules whose objects a KeyboardInterrupt must not cut in half: an `AstRef`
+interrupted between its C object and its `ctx` fails in its finaliser at exit ("Exception ignored in
+AstRef.__del__", a traceback on stderr after the one line an interrupt prints)."""
+
+
+def _inside_wrapper(frame: FrameType | None) -> bool:
+    """Whether the interrupted code is the Python code of one of `_WRAPPER_PACKAGES` (the innermost frame)."""
+    return frame is not None and any(package in frame.f_code.co_filename for package in _WRAPPER_PACKAGES)
+
+
 def _inside_unsafe(frame: FrameType | None) -> bool:
-    """Whether the interrupted code runs inside one of `_UNSAFE_FRAMES`, at any depth: an exception raised
-    in a function a finaliser calls (Z3's `AstRef.__del__` calls `Z3_dec_ref`) ends in the finaliser too."""
+    """Whether the interrupted code runs inside one of `_UNSAFE_FRAMES`, at any depth (an exception raised
+    in a function a finaliser calls, as Z3's `AstRef.__del__` calls `Z3_dec_ref`, ends in the finaliser
+    too), or in an extension's wrapper (`_inside_wrapper`)."""
+    if _inside_wrapper(frame):
+        return True
     while frame is not None:
         if frame.f_code.co_name in _UNSAFE_FRAMES:
             return True
@@ -53,7 +67,8 @@ def _handler(signum: int, frame: FrameType | None) -> None:
     if _received is None:
         _received = signum
     if _inside_unsafe(frame):
-        # Raising here would print a traceback and lose the interrupt: send the signal again shortly.
+        # Raising here would print a traceback (and in a finaliser lose the interrupt): send the signal
+        # again shortly, when the code has most likely left the finaliser or the wrapper.
         timer = threading.Timer(REDELIVER_AFTER, os.kill, (os.getpid(), signum))
         timer.daemon = True
         timer.start()
