@@ -487,6 +487,16 @@ def _organize_wrong_end() -> tuple[Patch, ...]:
     return ((movement, "organize_play", organize_play),)
 
 
+def _organize_one_end() -> tuple[Patch, ...]:
+    original = legal.organize_choices
+
+    def organize_choices(state: GameState) -> list[Action]:
+        # Organize's free play is offered at the right end only, even into a Tableau that holds cards.
+        return [a for a in original(state) if not (isinstance(a, OrganizePlay) and a.end is End.LEFT)]
+
+    return ((legal, "organize_choices", organize_choices),)
+
+
 def _organize_removes_below_limit() -> tuple[Patch, ...]:
     def organize_choices(state: GameState) -> list[Action]:
         # Organize's free play always removes a Tableau card, as if the Tableau were full (so none is
@@ -1113,6 +1123,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.unlobby", "rule.unlobby-offers"), _unlobby_next_space),
     Mutant("organize-wrong-end", "The free play of Organize goes to the other end of the Tableau.",
            ("rule.organize-play", "rule.organize-offers"), _organize_wrong_end),
+    Mutant("organize-one-end", "Organize's free play is offered at the right end only.",
+           ("rule.organize-offers",), _organize_one_end),
     Mutant("organize-removes-below-limit", "Organize's free play removes a Tableau card even below the limit.",
            ("rule.organize-offers", "tableau.removal-offers"), _organize_removes_below_limit),
     Mutant("shredding-does-nothing", "A trash-from-hand effect offers no card to trash, so it resolves to nothing.",

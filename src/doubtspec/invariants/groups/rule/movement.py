@@ -270,7 +270,8 @@ def _organize_offers(state: GameState) -> str | None:
     The free play of Organize is offered only after buying that one space's card with a hand to play
     from, which generated games seldom do and the steering rarely follows with a play; giving the
     Movement the Influence the space costs (from the supply) and buying it, every card of the hand
-    must be offered, removing a Tableau card exactly when the Tableau is at its limit (Tableau), and
+    must be offered, at both ends of a Tableau that holds any card, removing a Tableau card exactly when the
+    Tableau is at its limit (Tableau), and
     each end's first free play must do what `rule.organize-play` says. Then the Market the buy's refill
     leaves, also with the Market deck spent (`_organize_refills`).
     """
@@ -301,6 +302,12 @@ def _organize_offers(state: GameState) -> str | None:
     unoffered = sorted(set(bought.m_hand) - {a.card for a in plays})
     if unoffered:
         return f"after buying the Organize space {space}: no free play of hand cards {unoffered} is offered"
+    if bought.tableau:  # Tableau: a card joins either end of a Tableau that holds any
+        for end in (End.LEFT, End.RIGHT):
+            missing = sorted(set(bought.m_hand) - {a.card for a in plays if a.end is end})
+            if missing:
+                return (f"after buying the Organize space {space}: no free play of hand cards {missing} at the "
+                        f"{end.name.lower()} end of a Tableau of {len(bought.tableau)} cards is offered")
     wrong = next((a for a in plays if (a.remove is not None) is not full), None)
     if wrong is not None:
         return (f"after buying the Organize space {space}: {wrong} is offered with the Tableau at "
