@@ -26,7 +26,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from hypothesis import strategies as st
 from hypothesis import target
@@ -199,25 +199,6 @@ class Recorder:
 
 NO_CRASH = catalog.BY_ID["contract.no-crash"]
 
-SAMPLED: frozenset[str] = frozenset({
-    "contract.apply-pure", "contract.legal", "ban.reserve-trigger", "ban.offers", "doubt.messaging-offers",
-    "outcome.profit-offers", "rule.buy-offers", "rule.draw-offers", "rule.reshuffle-offers", "lobby.offers",
-    "hand.marginalization-offers", "outcome.defeat-offers",
-    "outcome.defeat-boundary-offers", "ban.trigger-offers", "ban.reshuffle-offers",
-    "tableau.full-offers", "rule.goal-offers", "rule.unlobby-offers", "rule.empty-draw-offers",
-    "ban.silent-reshuffle-offers", "rule.organize-offers", "hand.movement-buy-offers",
-    "rule.flip-offers", "rule.doubt-count-offers", "rule.reserve-resolve-offers",
-    "doubt.messaging-tokens-offers", "rule.influence-payment-offers", "tableau.removal-offers",
-    "rule.lobbied-buy-offers", "lobby.distinct-offers", "reject.banned-offers",
-    "reject.empty-space", "rule.trash-offers", "tokens.exhausted-offers", "tokens.exhausted-step",
-    "outcome.goal-victory-offers", "rule.trigger-offers", "rule.company-turn-start-offers",
-    "rule.lobbied-goal-offers", "rule.pacing-offers", "rule.payment-offers", "rule.agitation-offers",
-    "rule.goal-structure-offers", "rule.remove-market-offers",
-})
-"""The checks that re-run the engine (purity, legality, the what-ifs): each costs more than a step of the
-game itself, so a profile runs them at its first chance in each example and on every `check_every`-th
-chance after (`Profile.check_every`); every other check runs on every step."""
-
 COSTLY: frozenset[str] = frozenset({"tableau.full-offers", "doubt.messaging-tokens-offers"})
 """The `SAMPLED` checks whose one call costs many steps of the game: a profile runs each at its first chance in each
 example and on every `costly_every`-th chance after (`Profile.costly_every`), where its chances are the states it
@@ -230,6 +211,24 @@ ON_THEIR_STATES: frozenset[str] = frozenset({
 """The `SAMPLED` what-ifs that apply to a few states of a turn (a Movement turn, the Company's first play or buy, an
 Agitation or a Market removal pending): like the `COSTLY` ones their chances are the states they apply to, and they
 run at the profile's `check_every`."""
+
+SAMPLED: frozenset[str] = frozenset({
+    "contract.apply-pure", "contract.legal", "ban.reserve-trigger", "ban.offers", "doubt.messaging-offers",
+    "outcome.profit-offers", "rule.buy-offers", "rule.draw-offers", "rule.reshuffle-offers", "lobby.offers",
+    "hand.marginalization-offers", "outcome.defeat-offers",
+    "outcome.defeat-boundary-offers", "ban.trigger-offers", "ban.reshuffle-offers",
+    "rule.goal-offers", "rule.unlobby-offers", "rule.empty-draw-offers",
+    "ban.silent-reshuffle-offers", "rule.organize-offers", "hand.movement-buy-offers",
+    "rule.flip-offers", "rule.doubt-count-offers", "rule.reserve-resolve-offers",
+    "rule.influence-payment-offers", "tableau.removal-offers",
+    "rule.lobbied-buy-offers", "lobby.distinct-offers", "reject.banned-offers",
+    "reject.empty-space", "rule.trash-offers", "tokens.exhausted-offers", "tokens.exhausted-step",
+    "outcome.goal-victory-offers", "rule.trigger-offers", "rule.company-turn-start-offers",
+}) | COSTLY | ON_THEIR_STATES
+"""The checks that re-run the engine (purity, legality, the what-ifs): each costs more than a step of the
+game itself, so a profile runs them at its first chance in each example and on every `check_every`-th
+chance after (`Profile.check_every`); every other check runs on every step. The `COSTLY` and `ON_THEIR_STATES`
+ones among them count their chances on the states they apply to."""
 
 ORACLE = "oracle.solver"
 """A Z3 call per check: it runs on one step in one example of `oracle_every` (`Profile.oracle_every`)."""
@@ -245,6 +244,18 @@ a step's verdict, `Edge.checked`; the bits from `OWN_BITS` on are a state's, `No
 OWN_BITS = 2
 """The first bit of the `COSTLY` and `ON_THEIR_STATES` checks, one bit each (bit `OWN_BITS + i` for the i-th in the
 selection; state checks only)."""
+
+
+_Check = TypeVar("_Check", StateInvariant, TransitionInvariant)
+
+
+def _plan(todo: int, checks: tuple[_Check, ...], bits: tuple[int, ...], plans: dict[int, tuple[_Check, ...]]
+          ) -> tuple[_Check, ...]:
+    """The checks whose verdict bit is among `todo`, in the selection's order (kept in `plans` by `todo`)."""
+    plan = plans.get(todo)
+    if plan is None:
+        plan = plans[todo] = tuple(check for check, bit in zip(checks, bits, strict=True) if bit & todo)
+    return plan
 
 
 def _raised(exc: Exception) -> str:
@@ -349,7 +360,7 @@ class GameMachine(RuleBasedStateMachine):
     @classmethod
     def _split(cls, invariants: tuple[Invariant, ...]) -> None:
         cls._state_checks = tuple(i for i in invariants if isinstance(i, StateInvariant))
-        own = [i for i in cls._state_checks if i.id in COSTLY | ON_THEIR_STATES and i.id in SAMPLED]
+        own = [i for i in cls._state_checks if i.id in COSTLY | ON_THEIR_STATES]
         bit_of = {i.id: 1 << (OWN_BITS + n) for n, i in enumerate(own)}
         cls._state_bits = tuple(bit_of.get(i.id, SAMPLED_BIT if i.id in SAMPLED else BASE) for i in cls._state_checks)
         cls._state_plans = {}
@@ -464,11 +475,7 @@ class GameMachine(RuleBasedStateMachine):
         node = self.seen  # the node of `state` (set by the caller), or None
         todo = need & ~node.checked if node is not None else need
         if todo:
-            plan = cls._state_plans.get(todo)
-            if plan is None:
-                plan = cls._state_plans[todo] = tuple(
-                    inv for inv, bit in zip(cls._state_checks, cls._state_bits, strict=True) if bit & todo)
-            for inv in plan:
+            for inv in _plan(todo, cls._state_checks, cls._state_bits, cls._state_plans):
                 try:
                     message = inv.check(state)
                 except Exception as exc:
@@ -540,11 +547,7 @@ class GameMachine(RuleBasedStateMachine):
             need = cls._transition_full if seen % cls.check_every == 0 else BASE
             todo = need & ~edge.checked if edge is not None else need
             if todo:
-                plan = cls._transition_plans.get(todo)
-                if plan is None:
-                    plan = cls._transition_plans[todo] = tuple(
-                        inv for inv, bit in zip(cls._transition_checks, cls._transition_bits, strict=True)
-                        if bit & todo)
+                plan = _plan(todo, cls._transition_checks, cls._transition_bits, cls._transition_plans)
             else:
                 # The solver's oracle is due once per example, by the example's own steps, known or not.
                 plan = (cls._oracle,) if cls._oracle is not None and not self.oracle_done else ()

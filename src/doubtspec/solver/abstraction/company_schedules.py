@@ -67,11 +67,6 @@ SEQUENCE_RLIMIT = 10_000_000
 """`FACT_RLIMIT` for the two Sequence facts of a round ("a Sequence must run", "none can"): those proved on the
 shipped set take at most 2 million units, and from round 3 on both are undecided (two of them cost 7 CPU-seconds
 of the star cut with `FACT_RLIMIT`)."""
-SKIP_BOUND_WITHOUT_SEQUENCE = True
-"""In the star cut, Z3 is not asked for a round's star bound when it proved neither of the round's Sequence facts:
-on the shipped set and `tests/data/large.toml` round 3's bound is then undecided at `FACT_RLIMIT` (about 3
-CPU-seconds each) and proved by CP-SAT only, while rounds 1 and 2, whose Sequence facts Z3 proves, get their bounds
-from Z3. Skipping a check only leaves a bound open; it never adds a fact."""
 NUMBERED_FOR_CPSAT = False
 """Whether CP-SAT's checks keep each round's numbered part (`RoundSystem.at_round`, the Movement's removals)."""
 MID_RETRY_SLICE_S = 20.0
@@ -321,7 +316,10 @@ class ScheduleProver:
         only for a bound that a turn turns out to need.
 
         `bound_needs_sequence` (the star cut): Z3 is asked for the star bound only when one of the round's Sequence
-        facts is proved; otherwise the bound is left open for CP-SAT at once (`SKIP_BOUND_WITHOUT_SEQUENCE`)."""
+        facts is proved; otherwise the bound is left open for CP-SAT at once. On the shipped set and
+        `tests/data/large.toml` round 3's bound is then undecided at `FACT_RLIMIT` (about 3 CPU-seconds each) and
+        proved by CP-SAT only, while rounds 1 and 2, whose Sequence facts Z3 proves, get their bounds from Z3.
+        Skipping a check only leaves a bound open; it never adds a fact."""
         if k in self._facts_for:
             return
         self._facts_for.add(k)
@@ -335,7 +333,7 @@ class ScheduleProver:
             self._prove(k, z3.Not(mid_reshuffle_at(k)), f"no mid-play reshuffle in round {k}", budget)
         if k in self._stars_proved:  # the star cut may have proved it already
             return
-        if (bound_needs_sequence and SKIP_BOUND_WITHOUT_SEQUENCE and not settled and self.target == STAR
+        if (bound_needs_sequence and not settled and self.target == STAR
                 and k - 1 in self._stars_proved):
             # an undecided bound, as if Z3 had been asked and left it open (nothing is concluded from it)
             self._stars_at_most[k] = self._stars_at_most[k - 1] + 1
