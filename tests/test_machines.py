@@ -41,8 +41,9 @@ def test_machine_rules_cover_every_kind() -> None:
 def test_machine_runs_as_a_hypothesis_test(game: Game) -> None:
     recorder = Recorder()
     machine = machine_for(game, CATALOG, recorder)
+    # Derandomized: four random examples played from 36 to 679 steps, so a step floor on them was a coin toss.
     run_state_machine_as_test(machine, settings=settings(PROFILES["ci"].settings(database=None, max_examples=4),
-                                                         stateful_step_count=60))
+                                                         stateful_step_count=60, derandomize=True))
     assert recorder.examples >= 4 and recorder.steps > 100 and recorder.checks > recorder.steps
     assert recorder.violations() == []
 
