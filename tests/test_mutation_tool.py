@@ -194,3 +194,40 @@ def test_check_runs_tests_against_one_mutant_and_says_whether_they_catch_it() ->
     none = subprocess.run([*check[:4], "99999"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert none.returncode == 2 and "no such mutant" in none.stdout
     assert (ROOT / "src" / "doubtspec" / "model" / "engine.py").read_text() == engine  # only a copy is mutated
+
+
+def test_triage_reads_pytests_first_failure_and_picks_tests_by_module() -> None:
+    triage = _tool("triage")
+    assert triage.first_failure("..F\nFAILED tests/test_a.py::test_b[x] - assert 1 == 2\nFAILED tests/c.py::d\n") \
+        == "tests/test_a.py::test_b[x]"
+    assert triage.first_failure("3 passed in 0.1s\n") is None
+    table = triage.tests_by_module()
+    assert triage.tests_for("src/doubtspec/model/cards.py", table) == ["tests/test_cards.py"]
+    assert triage.tests_for("src/doubtspec/model/engine.py", table) == table[triage.FALLBACK]
+    assert all((ROOT / test).is_file() for tests in table.values() for test in tests)
+
+
+def test_triage_runs_tests_against_each_undetected_mutant_and_resumes(tmp_path: Path) -> None:
+    pytest.importorskip("cosmic_ray")
+    engine = (ROOT / "src" / "doubtspec" / "model" / "engine.py").read_text()
+    rows = [{"verdict": "unreached", "module": "src/doubtspec/model/engine.py", "operator": "core/AddNot",
+             "occurrence": 51, "line": 487},
+            {"verdict": "killed", "module": "src/doubtspec/model/engine.py", "operator": "core/AddNot",
+             "occurrence": 50, "line": 480}]
+    (tmp_path / "summary.json").write_text(json.dumps({"rows": rows}))
+    triage = [sys.executable, str(ROOT / "fuzz" / "mutation" / "triage.py"), "--out", str(tmp_path), "--tests"]
+    catching = "tests/test_engine_rules.py::test_an_unpaid_play_is_explained_by_the_side_played"
+    first = subprocess.run([*triage, catching], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr[-2000:]
+    [record] = json.loads((tmp_path / "triage.json").read_text())  # the killed mutant is not run again
+    assert record["mutant"] == "engine.py:core/AddNot:51" and record["caught_by"] == catching
+    assert any("not isinstance(action, PlayStandard)" in line for line in record["diff"])
+    again = subprocess.run([*triage, catching], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0 and "[1/" not in again.stdout  # resumed: nothing left to run
+    (tmp_path / "triage.json").unlink()
+    missing = "tests/test_engine_rules.py::test_a_phase_cannot_end_before_its_first_play"
+    subprocess.run([*triage, missing], cwd=ROOT, capture_output=True, text=True, timeout=300, check=True)
+    [record] = json.loads((tmp_path / "triage.json").read_text())
+    assert record["caught_by"] is None and record["outcome"].startswith("not caught")
+    assert "caught by none (read these)" in (tmp_path / "triage.md").read_text()
+    assert (ROOT / "src" / "doubtspec" / "model" / "engine.py").read_text() == engine  # only a copy is mutated
