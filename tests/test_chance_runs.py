@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from doubtspec.invariants.catalog import legal
-from doubtspec.invariants.chance_runs import SEEDS, ChanceRun
+from doubtspec.invariants.chance_runs import SEED_BYTES, SEEDS, ChanceRun, seed_of
 from doubtspec.invariants.machines import ActionKind, machine_for
 from doubtspec.model.actions import Chance
 from doubtspec.model.engine import apply, new_game
@@ -20,6 +20,7 @@ class _Choices:
         self.decisions = decisions
         self.values = values
         self.integers: list[tuple[int, int]] = []
+        self.seeds: list[bytes] = []
         self.booleans = 0
 
     def draw_boolean(self, p: float = 0.5) -> bool:
@@ -28,6 +29,13 @@ class _Choices:
             return self.booleans % 2 == 0
         self.decisions -= 1
         return self.decisions > 0
+
+    def draw_bytes(self, low: int, high: int) -> bytes:
+        assert low == high == SEED_BYTES
+        value = self.values[(len(self.integers) + len(self.seeds)) % len(self.values)]
+        drawn = bytes([value, 7 * value % 256, 0, value])
+        self.seeds.append(drawn)
+        return drawn
 
     def draw_integer(self, low: int, high: int) -> int:
         self.integers.append((low, high))
@@ -54,6 +62,7 @@ def test_seed_zero_deals_in_order_and_a_seed_deals_the_same_each_time() -> None:
     assert picks == [again.pick(n) for n in (5, 9, 2, 30, 30, 30)]
     assert all(0 <= p < n for p, n in zip(picks, (5, 9, 2, 30, 30, 30), strict=True))
     assert len({tuple(ChanceRun(s).pick(30) for _ in range(4)) for s in range(1, 20)}) > 10
+    assert seed_of(bytes(SEED_BYTES)) == 0 and seed_of(b"\xff" * SEED_BYTES) == SEEDS - 1
     with pytest.raises(ValueError):
         ChanceRun(SEEDS)
     with pytest.raises(ValueError):
@@ -74,9 +83,8 @@ def test_a_run_of_chance_outcomes_is_drawn_once(game: Game) -> None:
                 in_run = True
         else:
             in_run = False
-    seeds = [draw for draw in choices.integers if draw == (0, SEEDS - 1)]
     assert runs >= 3 and outcomes > 2 * runs  # hands dealt card by card: runs of several outcomes
-    assert len(seeds) == runs
+    assert len(choices.seeds) == runs
 
 
 def test_the_trace_holds_the_outcomes_and_replays_from_set_up(game: Game) -> None:

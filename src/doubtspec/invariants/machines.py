@@ -44,7 +44,7 @@ from doubtspec.invariants.catalog import (
     TraceInvariant,
     TransitionInvariant,
 )
-from doubtspec.invariants.chance_runs import SEEDS, ChanceRun
+from doubtspec.invariants.chance_runs import SEED_BYTES, ChanceRun, seed_of
 from doubtspec.invariants.groups.oracle import ORACLE_ACTIONS
 from doubtspec.invariants.known import Edge, Met, Node, remember
 from doubtspec.invariants.profiles import PROFILES
@@ -635,7 +635,7 @@ class GameMachine(RuleBasedStateMachine):
                 run = None
             elif len(actions) > 1:
                 if run is None:
-                    run = ChanceRun(choice.draw_integer(0, SEEDS - 1))
+                    run = ChanceRun(seed_of(choice.draw_bytes(SEED_BYTES, SEED_BYTES)))
                 self._apply(actions[run.pick(len(actions))])
                 continue
             pool: Sequence[Action] = actions
