@@ -44,6 +44,7 @@ from doubtspec.invariants.catalog import (
     TraceInvariant,
     TransitionInvariant,
 )
+from doubtspec.invariants.chance_runs import SEED_BYTES, ChanceRun, seed_of
 from doubtspec.invariants.groups.oracle import ORACLE_ACTIONS
 from doubtspec.invariants.known import Edge, Met, Node, remember
 from doubtspec.invariants.profiles import PROFILES
@@ -601,7 +602,8 @@ class GameMachine(RuleBasedStateMachine):
         """Play a stretch of the game that prefers actions of `kind`, for as long as Hypothesis chooses.
 
         Each decision takes an action of this rule's kind when there is one and any legal action
-        otherwise; chance events are resolved as they come. A stretch covers several engine steps
+        otherwise; chance events are resolved as they come, each run of them (a hand, a deal) from one seed
+        drawn at its first outcome (`chance_runs`). A stretch covers several engine steps
         (about twenty decisions on average), which keeps Hypothesis's cost of choosing a rule from
         dominating the engine's cost per step; shrinking shortens stretches towards one decision.
         """
@@ -610,6 +612,7 @@ class GameMachine(RuleBasedStateMachine):
         # times more per draw, for a printout of each draw that the reports replace anyway.
         choice = data.conjecture_data
         decisions = 0
+        run: ChanceRun | None = None  # the run of chance outcomes being dealt: one draw per run, not per outcome
         while True:
             state = self.state
             if state.outcome is not None:
@@ -629,6 +632,12 @@ class GameMachine(RuleBasedStateMachine):
                 if decisions and not choice.draw_boolean(CONTINUE):
                     return
                 decisions += 1
+                run = None
+            elif len(actions) > 1:
+                if run is None:
+                    run = ChanceRun(seed_of(choice.draw_bytes(SEED_BYTES, SEED_BYTES)))
+                self._apply(actions[run.pick(len(actions))])
+                continue
             pool: Sequence[Action] = actions
             if decision and len(actions) > 1:
                 # Steering first (a per-game choice), then this rule's kind among what is left.
