@@ -193,6 +193,9 @@ BROKEN = [
     # A key missing from a plain table is named at the table's header.
     pytest.param("company_hand_size = 5\n", "", "[rules]\nstacks_dealt = 7", "rules.company_hand_size",
                  "missing required key 'company_hand_size'", id="rules-key-missing"),
+    # With two keys missing, the field and the text name the same one (the first in order).
+    pytest.param("company_hand_size = 5\nstacks_dealt = 7\n", "", "[rules]\nprofit_to_win = 70",
+                 "rules.company_hand_size", "missing required key 'company_hand_size'", id="rules-two-keys-missing"),
     # The line named is the pile entry's first key (the loader names an entry's line for the fields of its lists).
     pytest.param("cards = [13, 14, 15, 16]", 'cards = [13, "14", 15, 16]',
                  'kind = "print_media"\nname = "Print Media"',
