@@ -3,8 +3,9 @@
 `tests/test_bench_fuzz.py` times each body in its own block of rounds, so on a shared machine a neighbour's job
 that starts or stops between two blocks moves one rate and not the other. Here each round times the bare engine,
 the machine with the whole catalog (ci rates) and the machine with no invariants in turn, on the same bodies as
-the benchmark (20 seeded games with the machine's steering; 50 examples), and prints each round's ratios to the
-bare engine and their medians. To compare two commits, run it from both at the same time, one process each:
+the benchmark (20 seeded games with the machine's steering; the ci profile's run of 600 examples), and prints each
+round's ratios to the bare engine and their medians. To compare two commits, run it from both at the same time,
+one process each:
 
     PYTHONPATH=<checkout>/src python fuzz/throughput.py [ROUNDS] [LABEL]
 """
@@ -17,8 +18,7 @@ import time
 from collections.abc import Callable
 
 from doubtspec.invariants.catalog import CATALOG
-from doubtspec.invariants.fuzzing import FuzzOptions, run_fuzz
-from doubtspec.invariants.throughput import bare_engine_steps
+from doubtspec.invariants.throughput import bare_engine_steps, machine_steps
 from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
 
@@ -38,8 +38,8 @@ def main(argv: list[str]) -> None:
     harness: list[float] = []
     for index in range(rounds):
         bare = rate(lambda: bare_engine_steps(game))
-        machine = rate(lambda: run_fuzz(FuzzOptions(game, CATALOG, examples=50, database=None)).steps)
-        alone = rate(lambda: run_fuzz(FuzzOptions(game, (), examples=50, database=None)).steps)
+        machine = rate(lambda: machine_steps(game, CATALOG))
+        alone = rate(lambda: machine_steps(game, ()))
         catalog.append(bare / machine)
         harness.append(bare / alone)
         print(f"{label} round {index}: bare engine {bare:,.0f} steps/s; whole catalog {machine:,.0f} "
