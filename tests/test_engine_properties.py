@@ -363,3 +363,13 @@ def test_malformed_action_text_is_refused(text: str) -> None:
     # before a verb the Movement has, whether it sorts before or after them.
     with pytest.raises(TraceError):
         parse_action(text)
+
+
+
+def test_the_state_summary_names_the_first_pending_step(cards: CardSet) -> None:
+    """Refusals of illegal actions carry `summary()`: it names the first pending step, also when it is the only one."""
+    state = new_game(Game(cards))
+    assert len(state.pending) > 1
+    for pending in (state.pending, state.pending[:1]):
+        assert f"pending {type(pending[0]).__name__}," in replace(state, pending=pending).summary()
+    assert "pending -," in replace(state, pending=()).summary()

@@ -76,6 +76,10 @@ def test_parse_combines_and_overrides() -> None:
     assert rulings.choices == (("draw-order", "reshuffle-first"),)
     assert str(rulings) == "draw-order=reshuffle-first"
     assert Rulings.parse(str(rulings).split(",")) == rulings
+    # Every choice is kept whatever the order given (a ruling given later never drops one given earlier).
+    both = (("draw-order", "reshuffle-first"), ("trash-buy", "any"))
+    assert Rulings.parse(["trash-buy=any", "draw-order=reshuffle-first"]).choices == both
+    assert Rulings.parse(["draw-order=reshuffle-first", "trash-buy=any"]).choices == both
 
 
 @pytest.mark.parametrize(("spec", "fragment"), [
