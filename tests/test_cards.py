@@ -100,6 +100,10 @@ BROKEN = [
     pytest.param('name = "Advertising"\n', 'name = "Advertising"\ncolour = "red"\n',
                  'number = 1\nname = "Advertising"', "company card 1.colour", "unknown key 'colour'",
                  id="unknown-key-company"),
+    # With two unknown keys, the field and the text name the same one (the first in order).
+    pytest.param('name = "Advertising"\n', 'name = "Advertising"\ncolour = "red"\nshade = 2\n',
+                 'number = 1\nname = "Advertising"', "company card 1.colour", "unknown key 'colour'",
+                 id="two-unknown-keys"),
     pytest.param('name = "Wynder & Graham"\n', 'name = "Wynder & Graham"\nflavour = 1\n',
                  'number = 2\nname = "Wynder & Graham"', "movement card 2.flavour", "unknown key 'flavour'",
                  id="unknown-key-movement"),

@@ -67,6 +67,23 @@ def test_a_sample_besides_earlier_sessions_leaves_out_what_they_measured() -> No
     assert run.draw(jobs, 60, 1203, True, besides=(1201, 1202), chain=True) == third
 
 
+def test_a_session_still_running_is_left_out_with_its_pending_mutants(tmp_path: Path) -> None:
+    pytest.importorskip("cosmic_ray")
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import MutationSpec, WorkerOutcome, WorkItem, WorkResult
+
+    run = _tool("run")
+    session = tmp_path / "session.sqlite"
+    with use_db(str(session), WorkDB.Mode.create) as db:
+        for job, occurrence in (("measured", 0), ("pending", 1), ("skipped", 2)):
+            db.add_work_item(WorkItem(job, [MutationSpec(Path("src/m.py"), "core/AddNot", occurrence, (1, 0),
+                                                         (1, 1))]))
+        db.set_result("measured", WorkResult(WorkerOutcome.NORMAL, output="x"))
+        db.set_result("skipped", WorkResult(WorkerOutcome.SKIPPED, output="not sampled"))
+    assert run._sampled(session) == {("src/m.py", "core/AddNot", 0), ("src/m.py", "core/AddNot", 1)}
+    assert run._completed(session) == {("src/m.py", "core/AddNot", 0)}
+
+
 def _tool(name: str) -> Any:
     """A module of fuzz/mutation (not a package: imported from its folder)."""
     sys.path.insert(0, str(ROOT / "fuzz" / "mutation"))

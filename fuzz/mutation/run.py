@@ -80,6 +80,19 @@ def _completed(session: Path) -> set[tuple[str, str, int]]:
         return {_identity(items[job]) for job, result in db.results if result.worker_outcome != "skipped"}
 
 
+def _sampled(session: Path) -> set[tuple[str, str, int]]:
+    """The mutants another session measured or will measure when resumed: every one it did not skip.
+
+    A session still running has sampled mutants with no result yet; leaving out only those with a result let a
+    sample drawn beside a running one repeat its pending mutants (the twelfth sample repeated 28 of the eleventh).
+    """
+    from cosmic_ray.work_db import WorkDB, use_db
+
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        skipped = {job for job, result in db.results if result.worker_outcome == "skipped"}
+        return {_identity(item) for item in db.work_items if item.job_id not in skipped}
+
+
 def _stratified(by_identity: dict[tuple[str, str, int], str], size: int, seed: int) -> set[str]:
     """A seeded sample of `size` jobs drawn module by module: each module's share is proportional to its
     mutants (largest remainders), with at least `MIN_PER_MODULE` from each (or all it has)."""
@@ -155,7 +168,7 @@ def sample(session: Path, size: int, seed: int, same_as: Path | None = None, str
             wanted = _completed(same_as)
             keep = {job for key, job in by_identity.items() if key in wanted}
         else:
-            measured = frozenset().union(*(_completed(path) for path in besides_sessions))
+            measured = frozenset().union(*(_sampled(path) for path in besides_sessions))
             keep = draw(by_identity, size, seed, stratify, besides, measured, chain)
         db.set_multiple_results([j for j in jobs if j not in keep],
                                 WorkResult(worker_outcome=WorkerOutcome.SKIPPED, output="not sampled"))
@@ -247,7 +260,8 @@ def main() -> int:
     parser.add_argument("--only", action="append", default=[], metavar="FILE:OPERATOR:OCCURRENCE",
                         help="run only this mutant, e.g. engine.py:core/NumberReplacer:50 (repeatable)")
     parser.add_argument("--besides-session", type=Path, action="append", default=[], metavar="SESSION",
-                        help="leave out every mutant an earlier session measured (its session.sqlite; repeatable)")
+                        help="leave out every mutant an earlier session sampled, measured or still pending (its "
+                             "session.sqlite; repeatable)")
     parser.add_argument("--besides-chain", action="store_true",
                         help="each --besides seed was itself drawn besides the seeds before it: leave out its "
                              "sample as drawn then")
