@@ -247,4 +247,9 @@ def test_triage_runs_tests_against_each_undetected_mutant_and_resumes(tmp_path: 
     [record] = json.loads((tmp_path / "triage.json").read_text())
     assert record["caught_by"] is None and record["outcome"].startswith("not caught")
     assert "caught by none (read these)" in (tmp_path / "triage.md").read_text()
+    (tmp_path / "triage.json").unlink()  # tests that never ran say so, and do not count as catching the mutant
+    subprocess.run([*triage, "tests/test_no_such_file.py"], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                   check=True)
+    [record] = json.loads((tmp_path / "triage.json").read_text())
+    assert record["caught_by"] is None and record["outcome"].startswith("tests did not run (pytest exit 4)")
     assert (ROOT / "src" / "doubtspec" / "model" / "engine.py").read_text() == engine  # only a copy is mutated

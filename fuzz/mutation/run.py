@@ -125,10 +125,11 @@ def draw(by_identity: dict[tuple[str, str, int], str], size: int, seed: int, str
     Each seed in `besides` is drawn from the whole pool, not as its own run drew it: a sample that was itself
     drawn besides earlier seeds is not reproduced, and the new sample may repeat some of its mutants (seed 1210
     besides 1201-1209 shares 14 of its first 108 with seed 1209's run). The same command line still draws the
-    same sample, which is what `besides` is kept for; to leave out exactly what earlier runs measured, give
-    their sessions (`measured`, `--besides-session`). With `chain` each seed in `besides` is drawn as its own
-    run drew it, besides the seeds before it in the list: the samples 1201-1210 were run that way, one after
-    another, so `chain` with those seeds in order leaves out all of them (on unchanged code)."""
+    same sample, which is what `besides` is kept for; to leave out exactly what earlier runs sampled (measured or
+    still pending), give their sessions (`measured`, `--besides-session`). With `chain` each seed in `besides` is
+    drawn as its own run drew it, besides the seeds before it in the list: the samples 1201-1210 were run that
+    way, one after another, so `chain` with those seeds in order leaves out all of them (on unchanged code). A
+    sample that was itself drawn besides sessions cannot be redrawn from its seed: give its session."""
 
     def one(pool: dict[tuple[str, str, int], str], seed: int) -> set[str]:
         if stratify:

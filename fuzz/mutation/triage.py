@@ -34,6 +34,8 @@ NOT_DETECTED = ("survived", "unreached")
 """The verdicts of run.py that mean the fuzzer did not detect the mutant (annotations are never evaluated)."""
 FALLBACK = "*"
 """The key of the tests run for a module the table does not name."""
+PYTEST_PASSED, PYTEST_FAILED, PYTEST_INTERRUPTED = 0, 1, 2
+"""pytest's exit codes: all passed, some failed, interrupted (a collection error among the causes)."""
 
 
 def tests_by_module() -> dict[str, list[str]]:
@@ -75,12 +77,15 @@ def triage_one(row: dict[str, Any], tests: list[str]) -> dict[str, Any]:
         done = subprocess.run([sys.executable, "-m", "pytest", "-n", "0", "-p", "no:cacheprovider", "-q", "-x",
                                "-rf", "--tb=no", *tests], cwd=ROOT, env=env, capture_output=True, text=True)
     caught = first_failure(done.stdout)
-    if done.returncode == 0:
+    if done.returncode == PYTEST_PASSED:
         outcome = "not caught: read it"
-    elif caught is not None:
+    elif done.returncode == PYTEST_FAILED and caught is not None:
         outcome = "caught"
-    else:  # pytest could not run the tests at all (an import error, a collection error): the mutant broke them
-        caught, outcome = "(collection)", "caught"
+    elif done.returncode == PYTEST_INTERRUPTED and "error" in done.stdout.lower():
+        # The mutant broke the import of what the tests collect: every one of them fails.
+        caught, outcome = "(collection error)", "caught"
+    else:  # no tests collected, a usage or internal error: nothing was learnt about the mutant
+        caught, outcome = None, f"tests did not run (pytest exit {done.returncode}): read it"
     return record | {"caught_by": caught, "outcome": outcome}
 
 
