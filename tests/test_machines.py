@@ -234,3 +234,28 @@ def test_a_full_record_of_states_met_starts_afresh_and_drops_the_old_answers(gam
     assert node.successors == {} and node.legal is None
     again = met.node(first)
     assert again is not None and again is not node and again == node
+
+
+def test_rule_calls_after_the_end_of_a_game_draw_nothing(game: Game) -> None:
+    """Once the game is over the machine's next rule costs no choice: the first probes the finished game out of
+    turn, the others are the `chance` rule (a no-op then); while the game goes on, rules are drawn as before."""
+    from hypothesis.control import BuildContext
+    from hypothesis.errors import StopTest
+    from hypothesis.internal.conjecture.data import ConjectureData
+
+    machine = machine_for(game, CATALOG, Recorder())()
+    live = ConjectureData.for_choices([])
+    machine._observability_predicates = live._observability_predicates  # as a Hypothesis run sets it
+    with pytest.raises(StopTest):  # a game in progress: choosing its next rule takes choices
+        live.draw(machine._rules_strategy)
+    rng = random.Random(3)
+    while machine.state.outcome is None:
+        actions = legal_actions(machine.state)
+        machine._apply(actions[rng.randrange(len(actions))])
+    data = ConjectureData.for_choices([])
+    with BuildContext(data, wrapped_test=lambda: None):  # `st.data()`, the rules' argument, needs one
+        chosen = [data.draw(machine._rules_strategy)[0].function.__name__ for _ in range(4)]
+        without = machine_for(game, select(["tokens"]), Recorder())()  # no out-of-turn probe selected: no probe
+        without.state = machine.state
+        chosen.append(data.draw(without._rules_strategy)[0].function.__name__)
+    assert chosen == ["probe_out_of_turn", "chance", "chance", "chance", "chance"] and data.length == 0
