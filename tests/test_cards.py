@@ -165,6 +165,11 @@ BROKEN = [
     pytest.param('row = 2\ncost = 3\naction = "organize"', 'row = 3\ncost = 3\naction = "organize"',
                  'row = 3\ncost = 3\naction = "organize"', "movement.market[4].row", "the Market has two rows",
                  id="market-third-row"),
+    # A space of the top row listed after the bottom row (the first space is of the top row too: the check compares
+    # with the space before, not the first).
+    pytest.param(_MARKET_END, _MARKET_END + '\n[[movement.market]]\nrow = 1\ncost = 7\naction = "messaging"\n',
+                 "row = 1\ncost = 7", "movement.market[6].row", "spaces must be listed top row first",
+                 id="market-top-row-listed-last"),
     pytest.param('row = 2\ncost = 3\naction = "organize"', 'row = 2\naction = "organize"',
                  '[[movement.market]]\nrow = 2\naction = "organize"', "movement.market[4].cost",
                  "missing required key 'cost'", id="market-space-without-cost"),
