@@ -11,6 +11,7 @@ refused by the same check, so the check can fail.
 from __future__ import annotations
 
 import itertools
+import time
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,7 @@ from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstractio
 from doubtspec.solver.abstraction.company_schedules import CAPS_FIRST_MIN_S, RoundFact, ScheduleProver, sequence_at
 from doubtspec.solver.abstraction.prover import AbstractionProver
 from doubtspec.solver.abstraction.system import Fresh, RoundSystem, State, template_of
-from doubtspec.solver.verdict import Budget, TurnVerdict
+from doubtspec.solver.verdict import MARGIN, Budget, TurnVerdict
 
 DATA = Path(__file__).parent / "data"
 FILES = {"shipped": None, "large": DATA / "large.toml", "tiny3": DATA / "tiny3.toml"}
@@ -219,6 +220,18 @@ def test_the_caps_come_first_only_with_time_for_the_capped_ask(name: str) -> Non
     assert not prover._caps_first(3, Budget.of(CAPS_FIRST_MIN_S + 60))
     bare = ScheduleProver(model.system(STAR), STAR, model.lemmas())
     assert not bare._caps_first(3, Budget.of(CAPS_FIRST_MIN_S + 60))
+
+
+def test_a_60_second_questions_cpsat_pass_proves_the_caps_first() -> None:
+    """At 60 s the star cut's CP-SAT pass starts after its Z3 part (turn 4 at 5.5-8.3 s on both files) with some 47 s
+    left, enough for the large file's caps, box and capped ask (42 CPU-seconds at the least): the caps are proved
+    first there. After the star hunt's slice (`--by-turn 12`, about 25-30 s left) they are only taken from the
+    store, and the uncapped ask, which proves the shipped set's bound, goes first."""
+    assert MARGIN * 60 + 10 + CAPS_FIRST_MIN_S <= 60
+    after_the_z3_part = Budget(time.perf_counter() + 60 - 10, MARGIN * 60)
+    assert not ScheduleProver._caps_stored_only(after_the_z3_part)
+    after_the_hunt = Budget(time.perf_counter() + 60 - 30, MARGIN * 60)
+    assert ScheduleProver._caps_stored_only(after_the_hunt)
 
 
 @pytest.mark.slow

@@ -91,6 +91,25 @@ def _prover(game: Game) -> ScheduleProver:
     return prover
 
 
+def test_the_translations_walk_sees_each_term_as_z3_does() -> None:
+    """`cpsat._children` and `cpsat._kind` (the translation's cheaper reads of a term) give what `ExprRef.children`
+    and `decl().kind()` give, for every application in a round of the shipped set's abstraction."""
+    template = template_of(MODEL.system(STAR))
+    seen: set[int] = set()
+    todo: list[z3.ExprRef] = [template.formula]
+    while todo:
+        e = todo.pop()
+        if e.get_id() in seen or not z3.is_app(e):
+            continue
+        seen.add(e.get_id())
+        children = cpsat._children(e)
+        assert cpsat._kind(e) == e.decl().kind()
+        assert [c.get_id() for c in children] == [c.get_id() for c in e.children()]
+        assert [type(c) for c in children] == [type(c) for c in e.children()]
+        todo += children
+    assert len(seen) > 1000
+
+
 @pytest.mark.parametrize("which", ["shipped", "tiny3.toml", "large.toml"])
 def test_the_box_is_proved_for_the_card_files(which: str) -> None:
     game = GAME if which == "shipped" else Game(load_cards(DATA / which))

@@ -59,6 +59,17 @@ def test_stored_answers_are_found_and_the_store_can_be_switched_off(store: Path,
     assert len(list(store.rglob("*.json"))) == 1
 
 
+def test_a_key_is_made_only_when_the_store_is_on(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`key_when_on` is `key` with the store on, and "" with it off (no formula printed); "" is never looked up or
+    kept, even if the store is switched on in between."""
+    assert proof_cache.key_when_on("k", _formulas(3), 1) == proof_cache.key("k", _formulas(3), 1)
+    monkeypatch.setenv(proof_cache.ENV, proof_cache.OFF)
+    assert proof_cache.key_when_on("k", _formulas(3), 1) == ""
+    monkeypatch.setenv(proof_cache.ENV, str(store))
+    proof_cache.record_unsat("", "made while off")
+    assert not proof_cache.known_unsat("") and not list(store.rglob("*"))
+
+
 def test_the_default_folder_is_the_users_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv(proof_cache.ENV)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))

@@ -63,10 +63,11 @@ mid-play reshuffle in round 3", which it proves in 8 million units). On the ship
 0.1-38 million units, except "at most 0 stars after round 2" asked turn by turn: 50 million (30 in the star cut's
 order, `cut_stars`). Z3 counts about 15-20 million a CPU-second there. `FACT_RLIMIT_WALL_S` stays as a cap."""
 FACT_RLIMIT_WALL_S = 30.0
-SEQUENCE_RLIMIT = 10_000_000
+SEQUENCE_RLIMIT = 4_000_000
 """`FACT_RLIMIT` for the two Sequence facts of a round ("a Sequence must run", "none can"): those proved on the
-shipped set take at most 2 million units, and from round 3 on both are undecided (two of them cost 7 CPU-seconds
-of the star cut with `FACT_RLIMIT`)."""
+shipped set and `tests/data/large.toml` take at most 2 million units (0.4-0.5 in round 1, 1.4-1.9 in round 2), and
+from round 3 on both are undecided (two of them cost 7 CPU-seconds of the star cut with `FACT_RLIMIT`, 1.9-2.4
+with 10 million)."""
 NUMBERED_FOR_CPSAT = False
 """Whether CP-SAT's checks keep each round's numbered part (`RoundSystem.at_round`, the Movement's removals)."""
 MID_RETRY_SLICE_S = 20.0
@@ -100,14 +101,18 @@ CAPPED_TRIES: tuple[tuple[int, float, int], ...] = ((0, 120.0, 1), (1, 160.0, 1)
 """The ask after the Messaging caps (`ScheduleProver._cap_removals`) when `REFINED_TRIES` did not prove the bound:
 the large file's round-3 bound is proved with seed 0 at level 1 in 42 CPU-seconds and with seed 1 in 121, where
 seed 0 at level 2 was undecided after 200 units."""
-CAPS_FIRST_MIN_S = 55.0
+CAPS_FIRST_MIN_S = 42.0
 """The time left from which the star cut proves the Messaging caps before its first CP-SAT ask, when a cap may
 close a Zone (`ScheduleProver._caps_first`), instead of after a refined ask without them. On the large file that
-ask only finds a run that removes a Middle Age Victim in round 3 (seed 0 at level 1: 8.7 units, about 11
-CPU-seconds) before the caps (5-6) and the capped ask (27.7 units, about 35) prove the bound; on the shipped set
-the uncapped ask proves it (7.1 units, 8.5 CPU-seconds) and the caps first cost about 3.4 more (4.8 for them, the
-capped ask 1.4 shorter). With less left than the caps, the box and the capped ask need on the large file, caps
-first would gain nothing there and cost the shipped set: the uncapped ask goes first."""
+ask only finds a run that removes a Middle Age Victim in round 3 (seed 0 at level 1: 8.7 units, 11-15 CPU-seconds
+with the translation and Z3's look at the run) before the caps and the capped ask (27.7 units) prove the bound. With
+the caps first the large file's proof needs the caps (3.2-4.8 CPU-seconds in a Z3 context of their own), the box
+(2.5-3.6), the translation (0.8-1) and the capped ask's search (35-40): 42 at the least on an idle core, so with
+less left it cannot finish whatever the order. At 60 s the cut's CP-SAT pass starts with about 48 s left: 55, the
+figure before, kept the uncapped ask first there, and the caps and the capped ask then had some 27 s. On the
+shipped set the capped ask is shorter (4.5 units against 7.1), so caps first cost it about what they save (22.2
+s against 25.1 for `--by-turn 5 --timeout 60`, docs/solver.md); with less left the uncapped ask still goes first
+there, as before."""
 REFINED_WALL_CAP_S = 600.0
 """The most wall time the refined ask may take (the budget bounds it too)."""
 CPSAT_ASKS = 2
@@ -457,7 +462,7 @@ class ScheduleProver:
         `stored_only`: no check is made (False unless stored)."""
         assert self._template is not None
         template, mid = self._template, self._mid_reshuffle()
-        problem = proof_cache.key("box", [template.formula, self.system.invariant(template.pre),
+        problem = proof_cache.key_when_on("box", [template.formula, self.system.invariant(template.pre),
                                           self.system.init(self.system.state("@box0")),
                                           *([] if mid is None else [mid])], box)
         if proof_cache.known_unsat(problem):
@@ -507,7 +512,7 @@ class ScheduleProver:
         bounded = [c for r in range(1, k + 1) for c in allowed.at(f"@{r}")] if isinstance(allowed, LoopBounds) else []
         box, variables = cpsat.Box(), frozenset(self.system.variables)
         asked = [*self.formulas(k, numbered=NUMBERED_FOR_CPSAT), *bounded, z3.Not(formula), *implied]
-        problem = proof_cache.key("cpsat", asked, box, sorted(variables))
+        problem = proof_cache.key_when_on("cpsat", asked, box, sorted(variables))
         if proof_cache.known_unsat(problem):
             # the same formulas were refuted by CP-SAT in an earlier question (with the same box and code)
             self.facts.append(RoundFact(k, formula, f"{text} (CP-SAT, kept from an earlier question)"))
@@ -600,7 +605,7 @@ class ScheduleProver:
             if r in self._bound_open and cpsat:
                 self._refine(r, budget)
                 if (self._caps_first(r, budget) and self._cap_removals(
-                        r, budget, stored_only=budget.left() < CAPS_FIRST_MIN_S)) or self.used_caps:
+                        r, budget, stored_only=self._caps_stored_only(budget))) or self.used_caps:
                     # the Messaging caps close a Zone the bound's runs could open: asked with them at once
                     self._bound_fact(r, budget, retry=True, cpsat_min_s=CUT_CPSAT_MIN_S, blocking=False,
                                      tries=CAPPED_TRIES, refined=True)
@@ -687,6 +692,13 @@ class ScheduleProver:
         if self.removals is None or self.layout is None or self._caps_asked:
             return False
         return bool(messaging_caps.candidates(self.removals, k))
+
+    @staticmethod
+    def _caps_stored_only(budget: Budget) -> bool:
+        """Whether the star cut's CP-SAT pass takes only caps kept from an earlier question before its first ask (less
+        than `CAPS_FIRST_MIN_S` left: the large file's proof with the caps first could not finish) rather than proving
+        them first."""
+        return budget.left() < CAPS_FIRST_MIN_S
 
     def _cap_removals(self, k: int, budget: Budget, stored_only: bool = False) -> bool:
         """Before CP-SAT is asked about rounds up to `k` (once): lower the one-action Messaging figures of those
