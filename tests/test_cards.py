@@ -77,8 +77,14 @@ def _extra_spaces(count: int) -> str:
     return "".join('\n[[movement.market]]\nrow = 2\ncost = 4\naction = "refresh"\n' for _ in range(count))
 
 
+_CHART = TEXT[TEXT.index("[[display.acceptance_chart]]"):TEXT.index("# Piece limits")]
+"""The shipped file's Social Acceptance Chart: its rows, as an array of tables."""
+
 # (id, text replaced, replacement, marker of the expected line in the broken file, field, message)
 BROKEN = [
+    # The chart written as one table instead of a list of rows (a non-empty table: the check is not only for emptiness).
+    pytest.param(_CHART, "[display.acceptance_chart]\nmin_profit = 0\n\n", "[display.acceptance_chart]",
+                 "display.acceptance_chart", "expected a non-empty list of rows", id="chart-not-a-list"),
     pytest.param('  effects = [ { op = "discount", amount = 1 } ]', '  effects = [ { op = "bribe", amount = 1 } ]',
                  'number = 6\nname = "Wholesale Pricing"', "company card 6.standard.effects[0].op",
                  "unknown effect op 'bribe'", id="unknown-effect-op"),
