@@ -39,3 +39,17 @@ def test_a_fifo_as_junit_target_is_refused(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     code, _, err = run_cli("fuzz", "--examples", "1", "--junit-xml", str(fifo), "--report-dir", str(tmp_path / "r"))
     assert code == 2 and "--junit-xml" in err and "not a regular file" in err
+
+
+def test_the_command_line_starts_without_the_fuzzer() -> None:
+    """Loading the command line (every command's options) loads neither Hypothesis nor the fuzzing machines: a
+    `solve` or a `cards check` does not pay for them at start-up (about half a CPU-second, charged to a question's
+    `--timeout`); `fuzz` loads them when its run starts."""
+    import subprocess
+    import sys
+
+    code = ("import sys, doubtspec.cli.app; "
+            "loaded = [m for m in ('hypothesis', 'doubtspec.invariants.machines') if m in sys.modules]; "
+            "print(loaded); sys.exit(1 if loaded else 0)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -138,7 +138,7 @@ def test_report_of_missing_directory(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 def test_interrupted_run_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    from doubtspec.cli import fuzz_cmd
+    from doubtspec.invariants import ruling_sweep
 
     reports = tmp_path / "reports"
     (reports / "earlier").mkdir(parents=True)
@@ -147,7 +147,7 @@ def test_interrupted_run_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFi
     def interrupted(*args: object, **kwargs: object) -> object:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(fuzz_cmd, "run_sweep", interrupted)
+    monkeypatch.setattr(ruling_sweep, "run_sweep", interrupted)  # the command imports it when a run starts
     code, _, err = run(["fuzz", "--report-dir", str(reports)], capsys)
     assert code == 130 and "interrupted" in err
     assert [p.name for p in reports.iterdir()] == ["earlier"]

@@ -12,7 +12,7 @@ import json
 import xml.etree.ElementTree as ET
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Group
@@ -36,10 +36,8 @@ from doubtspec.cli.exitcodes import ExitCode
 from doubtspec.errors import Interrupted, OptionError, TraceError
 from doubtspec.inputs import check_writable_dir, check_writable_file
 from doubtspec.invariants.catalog import BY_ID, CATALOG, Invariant, select
-from doubtspec.invariants.fuzzing import SHRINK_SECONDS, FuzzOptions, FuzzResult
-from doubtspec.invariants.machines import Recorder, Violation
-from doubtspec.invariants.profiles import PROFILES
-from doubtspec.invariants.ruling_sweep import SweepResult, VariantRun, plays_variants, run_sweep
+from doubtspec.invariants.profiles import PROFILES, SHRINK_SECONDS
+from doubtspec.invariants.violation import Violation
 from doubtspec.reports.atomic import atomic_write_text
 from doubtspec.reports.replay import replay
 from doubtspec.reports.report import (
@@ -53,6 +51,13 @@ from doubtspec.reports.report import (
 )
 from doubtspec.reports.trace import load_trace
 from doubtspec.viewer.saved import write_report_page
+
+if TYPE_CHECKING:
+    # The fuzzer itself (Hypothesis, the machines) is loaded when a run starts, not with the command line: the
+    # other commands (`solve`, `cards check`, a replay) start without it.
+    from doubtspec.invariants.fuzzing import FuzzResult
+    from doubtspec.invariants.machines import Recorder
+    from doubtspec.invariants.ruling_sweep import SweepResult, VariantRun
 
 
 class ProfileName(StrEnum):
@@ -250,6 +255,10 @@ def fuzz(
     check_writable_dir(report_dir, field="--report-dir")
     if junit_xml is not None:
         check_writable_file(junit_xml, field="--junit-xml", create_folder=True)
+    from doubtspec.invariants.fuzzing import FuzzOptions
+    from doubtspec.invariants.machines import Recorder
+    from doubtspec.invariants.ruling_sweep import plays_variants, run_sweep
+
     options = FuzzOptions(game, invariants, chosen, examples=examples, budget=budget, seed=seed, max_steps=steps,
                           database=_database(database))
     recorder = Recorder()

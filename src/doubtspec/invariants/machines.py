@@ -47,7 +47,8 @@ from doubtspec.invariants.catalog import (
 from doubtspec.invariants.chance_runs import SEED_BYTES, ChanceRun, seed_of
 from doubtspec.invariants.groups.oracle import ORACLE_ACTIONS
 from doubtspec.invariants.known import Edge, Met, Node, remember
-from doubtspec.invariants.profiles import PROFILES
+from doubtspec.invariants.profiles import PROFILES, register
+from doubtspec.invariants.violation import Violation as Violation
 from doubtspec.model import engine
 from doubtspec.model.actions import (
     Action,
@@ -74,6 +75,8 @@ from doubtspec.model.actions import (
 from doubtspec.model.cards import MarketAction, load_cards
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, Phase, Side
+
+register()  # the profiles by name (`doubtspec-ci`, ...) for test modules that load one: Hypothesis is loaded now
 
 
 class ActionKind(Enum):
@@ -113,29 +116,6 @@ def kind_of(action: Action) -> ActionKind:
 
 
 # --- violations and their records ------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Violation:
-    """An invariant that failed: where, why, and the game from Set-Up that shows it.
-
-    `actions` ends with the failing step (`step` is its 1-based number; 0 for a failure in the
-    state before any action). A probe's illegal action is not part of the trace: it is `probe`.
-    """
-
-    invariant: Invariant
-    message: str
-    game: Game
-    actions: tuple[Action, ...]
-    step: int
-    before: GameState | None
-    after: GameState
-    probe: Action | None = None
-
-    @property
-    def decisions(self) -> int:
-        """The trace's decisions: its steps that are not chance events (Set-Up's choice included)."""
-        return sum(1 for action in self.actions if not isinstance(action, Chance))
 
 
 class InvariantViolation(AssertionError):

@@ -7,16 +7,20 @@ games. All three keep their example database in `.hypothesis/` under the working
 failure found once is replayed first next time.
 
 The profiles are also registered with Hypothesis as `doubtspec-ci`, `doubtspec-dev` and
-`doubtspec-nightly`, for test modules (`fuzz/`) that load one by name.
+`doubtspec-nightly` (`register`, called when the machines are loaded), for test modules (`fuzz/`) that load one by
+name. Hypothesis itself is imported only when settings are made, so that the commands that name the profiles
+without fuzzing (their help, `doubtspec solve`) start without it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from hypothesis import HealthCheck, Phase, Verbosity, settings
-from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
+if TYPE_CHECKING:
+    from hypothesis import settings as HypothesisSettings
+    from hypothesis.database import ExampleDatabase
 
 DATABASE_DIR = Path(".hypothesis") / "examples"
 """Where the profiles keep Hypothesis's example database, relative to the working directory."""
@@ -24,8 +28,9 @@ DATABASE_DIR = Path(".hypothesis") / "examples"
 SHRINK_SECONDS = 120.0
 """How long shrinking may take (wall seconds) in a run of a fixed number of examples, unless the profile says."""
 
-_PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink)
-"""Every phase but `explain`, whose extra replays cost more than the notes they add to a trace."""
+PHASES = ("explicit", "reuse", "generate", "target", "shrink")
+"""Hypothesis's phases the profiles run, by name: every phase but `explain`, whose extra replays cost more than the
+notes they add to a trace."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +73,11 @@ class Profile:
     seconds (whole stretches of decisions dropped), so a short bound keeps both the exit and the trace short."""
 
     def settings(self, database: ExampleDatabase | str | None = "default", max_examples: int | None = None,
-                 quiet: bool = True) -> settings:
+                 quiet: bool = True) -> HypothesisSettings:
         """Hypothesis settings for this profile; `database=None` runs without one (tests, mutants)."""
+        from hypothesis import HealthCheck, Phase, Verbosity, settings
+        from hypothesis.database import DirectoryBasedExampleDatabase
+
         db: ExampleDatabase | None
         if database == "default":
             db = DirectoryBasedExampleDatabase(str(DATABASE_DIR))
@@ -81,7 +89,7 @@ class Profile:
             deadline=None,
             database=db,
             derandomize=False,
-            phases=_PHASES,
+            phases=[Phase[name] for name in PHASES],
             suppress_health_check=list(HealthCheck),
             verbosity=Verbosity.quiet if quiet else Verbosity.normal,
             print_blob=False,
@@ -103,9 +111,8 @@ PROFILES: dict[str, Profile] = {
 
 def register() -> None:
     """Register the profiles with Hypothesis as `doubtspec-<name>` (the `ci` one derandomized)."""
+    from hypothesis import settings
+
     for name, profile in PROFILES.items():
         base = profile.settings(max_examples=profile.examples or 1000)
         settings.register_profile(f"doubtspec-{name}", base, derandomize=name == "ci")
-
-
-register()

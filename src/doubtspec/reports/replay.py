@@ -16,6 +16,7 @@ from pathlib import Path
 
 from doubtspec.errors import TraceError
 from doubtspec.invariants.catalog import (
+    BY_ID,
     CATALOG,
     Invariant,
     ProbeInvariant,
@@ -24,7 +25,7 @@ from doubtspec.invariants.catalog import (
     TraceInvariant,
     TransitionInvariant,
 )
-from doubtspec.invariants.machines import NO_CRASH, Violation
+from doubtspec.invariants.violation import Violation
 from doubtspec.model import engine
 from doubtspec.model.actions import Action, parse_action
 from doubtspec.model.game import Game
@@ -94,7 +95,8 @@ def replay(trace: TraceFile, invariants: tuple[Invariant, ...] = CATALOG, cards:
             with cpu_limit(f"step {step}, {action},"):
                 state = engine.play(state, action)
         except Exception as exc:  # the engine crashing (or stuck) on a legal step is the no-crash finding
-            return found(NO_CRASH, f"apply({action}) raised {type(exc).__name__}: {exc}", step, before, before)
+            crash = f"apply({action}) raised {type(exc).__name__}: {exc}"
+            return found(BY_ID["contract.no-crash"], crash, step, before, before)
         if on_step is not None:
             on_step(step, action, state)
         for each in (*transition, *states):

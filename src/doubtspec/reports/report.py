@@ -23,7 +23,7 @@ from typing import Any
 from doubtspec.errors import InputError, TraceError
 from doubtspec.inputs import parse_json, read_text
 from doubtspec.invariants.catalog import Invariant, ProbeInvariant, StateInvariant, TraceInvariant
-from doubtspec.invariants.machines import Violation
+from doubtspec.invariants.violation import Violation
 from doubtspec.model.state import STATE_FIELDS, GameState, Outcome
 from doubtspec.reports.atomic import atomic_write_dir
 from doubtspec.reports.trace import TraceFile, trace_from_json

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from doubtspec.invariants.machines import Violation
+from doubtspec.invariants.violation import Violation
 from doubtspec.model.actions import Action
 from doubtspec.model.game import Game
 from doubtspec.model.state import STATE_FIELDS, GameState, Outcome, OutcomeReason, Phase

@@ -14,7 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from doubtspec.invariants.machines import Violation
+from doubtspec.invariants.violation import Violation
 from doubtspec.reports.atomic import atomic_write_text
 from doubtspec.viewer.document import Document, document_for_violation
 
