@@ -14,9 +14,10 @@ from doubtspec.model.actions import (
     Action,
     Message,
     PlaceDoubt,
+    Skip,
 )
 from doubtspec.model.cards import AddDoubt, DoubtGroup, TokenKind, Zone
-from doubtspec.model.state import TOKEN_INDEX, GameState, Phase
+from doubtspec.model.state import TOKEN_INDEX, GameState, Phase, Side
 from doubtspec.model.steps import (
     Messaging,
     ResolveEffect,
@@ -139,8 +140,11 @@ def _column_offers(probe: GameState, zone: Zone, present: int, values: tuple[int
                 return (f"with {budget} Messaging and {where}, removing {doubts} of it (bottom-up price {price}) "
                         f"was {'not ' if offered else ''}offered")
     plenty = sum(values) + probe.victims[zone] + 1
-    offers = [a for a in legality.messaging_choices(probe, Messaging(icons=plenty))
-              if isinstance(a, Message) and a.zone == zone]
+    choices = legality.messaging_choices(probe, Messaging(icons=plenty))
+    offers = [a for a in choices if isinstance(a, Message) and a.zone == zone]
+    if offers and Skip(Side.MOVEMENT) not in choices:
+        # Messaging: the Movement may remove Doubt and Victims, as many as it likes and can pay; none is a choice.
+        return f"with {where}, Messaging was offered without Skip: the Movement may remove nothing"
     beyond = [a for a in offers if a.doubts > present]
     if beyond:
         return f"with {where}, {beyond[0]} was offered (more Doubt than the column holds)"
@@ -210,7 +214,7 @@ INVARIANTS: tuple[Invariant, ...] = (
                         (S.ADDING_DOUBT, S.MESSAGING), _doubt_steps),
     StateInvariant("doubt.messaging-offers",
                    "Messaging is offered exactly when its budget covers the bottom-up price of the Doubt removed, "
-                   "and one more for each Victim.",
+                   "and one more for each Victim; removing nothing (Skip) is always one of the choices.",
                    (S.MESSAGING,), _messaging_offers),
     StateInvariant("doubt.messaging-tokens-offers",
                    "Messaging paid with tokens, alone or beside icons, spends the bottom-up price of the Doubt removed "
