@@ -620,3 +620,13 @@ def test_as_many_stacks_as_pairs_is_accepted(tmp_path: Path) -> None:
     path = tmp_path / "all-stacks.toml"
     path.write_text(TEXT.replace("stacks_dealt = 7", "stacks_dealt = 14"), encoding="utf-8")
     assert load_cards(path).rules.stacks_dealt == 14
+
+
+def test_set_up_doubt_may_fill_its_column(tmp_path: Path) -> None:
+    """Set-Up may place as many Doubt as a column has spaces (only more is refused)."""
+    old = "children = 1\nadults = 1"
+    assert TEXT.count(old) == 1
+    path = tmp_path / "full-column.toml"
+    path.write_text(TEXT.replace(old, "children = 3\nadults = 1"), encoding="utf-8")
+    cards = load_cards(path)
+    assert cards.display.setup_doubt[Zone.CHILDREN] == len(cards.display.doubt_values[Zone.CHILDREN]) == 3
