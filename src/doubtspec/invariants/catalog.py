@@ -78,6 +78,9 @@ CATALOG: tuple[Invariant, ...] = (
 BY_ID: dict[str, Invariant] = {inv.id: inv for inv in CATALOG}
 assert len(BY_ID) == len(CATALOG), "invariant ids must be unique"
 
+NO_CRASH = BY_ID["contract.no-crash"]
+"""The invariant an engine step that raises breaks: named by the machines and by a report's replay alike."""
+
 
 def select(ids: Sequence[str] | None) -> tuple[Invariant, ...]:
     """The invariants named by `ids` (exact ids or a group such as `tokens`); all of them for none.

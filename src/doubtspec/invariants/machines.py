@@ -37,6 +37,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 from doubtspec.invariants import catalog, corpus, derived
 from doubtspec.invariants.catalog import (
     CATALOG,
+    NO_CRASH,
     Invariant,
     ProbeInvariant,
     StateInvariant,
@@ -177,8 +178,6 @@ class Recorder:
     def elapsed(self) -> float:
         return time.monotonic() - self.started
 
-
-NO_CRASH = catalog.BY_ID["contract.no-crash"]
 
 COSTLY: frozenset[str] = frozenset({"tableau.full-offers", "doubt.messaging-tokens-offers"})
 """The `SAMPLED` checks whose one call costs many steps of the game: a profile runs each at its first chance in each
@@ -353,20 +352,20 @@ class GameMachine(RuleBasedStateMachine):
         it, as in another version, rules are chosen as before.)
         """
         choose = getattr(self, "_rules_strategy", None)
-        rules = {r.function.__name__: r for r in getattr(choose, "rules", ())}
+        rules = {r.function.__name__: st.tuples(st.just(r), st.fixed_dictionaries(r.arguments))
+                 for r in getattr(choose, "rules", ())}
         if choose is None or "chance" not in rules:
             return
-        wanted = {"chance": "chance", "probe": "probe_out_of_turn" if "reject.out-of-turn" in self.probes else ""}
-        settled = {name: st.tuples(st.just(rules[rule]), st.fixed_dictionaries(rules[rule].arguments))
-                   for name, rule in wanted.items() if rule in rules}
+        idle = rules["chance"]
+        probe = rules.get("probe_out_of_turn") if "reject.out-of-turn" in self.probes else None
 
         def next_rule(_: object) -> st.SearchStrategy[object]:
             if self.state.outcome is None:
                 return choose  # type: ignore[no-any-return]
-            if "probe" in settled and not self.probed_after_end:
+            if probe is not None and not self.probed_after_end:
                 self.probed_after_end = True
-                return settled["probe"]
-            return settled["chance"]
+                return probe
+            return idle
 
         self._rules_strategy = st.just(None).flatmap(next_rule)  # type: ignore[assignment]
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from doubtspec.errors import TraceError
 from doubtspec.invariants.catalog import (
-    BY_ID,
     CATALOG,
+    NO_CRASH,
     Invariant,
     ProbeInvariant,
     StateInvariant,
@@ -95,8 +95,7 @@ def replay(trace: TraceFile, invariants: tuple[Invariant, ...] = CATALOG, cards:
             with cpu_limit(f"step {step}, {action},"):
                 state = engine.play(state, action)
         except Exception as exc:  # the engine crashing (or stuck) on a legal step is the no-crash finding
-            crash = f"apply({action}) raised {type(exc).__name__}: {exc}"
-            return found(BY_ID["contract.no-crash"], crash, step, before, before)
+            return found(NO_CRASH, f"apply({action}) raised {type(exc).__name__}: {exc}", step, before, before)
         if on_step is not None:
             on_step(step, action, state)
         for each in (*transition, *states):
