@@ -20,7 +20,7 @@ from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
 from doubtspec.solver.abstraction import movement_prover
 from doubtspec.solver.abstraction.movement_prover import flag_solver, movement_abstraction, z3_units
-from doubtspec.solver.verdict import MARGIN, Budget, TurnProof, TurnVerdict
+from doubtspec.solver.verdict import Budget, TurnProof, TurnVerdict, margin_of
 
 DATA = Path(__file__).parent / "data"
 TINY = Game(load_cards(DATA / "tiny_movement.toml"))
@@ -77,7 +77,7 @@ def test_every_check_has_an_rlimit_and_only_the_budget_as_timeout(checks: list[d
     for made in checks:
         assert made.get("rlimit", 0) > 0, f"a Movement check without an rlimit: {made}"
         # the budget's end is the only timeout allowed: within a minute of all of it, never a slice
-        assert made.get("timeout", 2**31 - 1) >= (BUDGET_S * (1 - MARGIN) - 60) * 1000, f"a wall-clock slice: {made}"
+        assert made.get("timeout", 2**31 - 1) >= (BUDGET_S - margin_of(BUDGET_S) - 60) * 1000, f"a wall-clock slice: {made}"
 
 
 @pytest.mark.parametrize(("goal", "by_turn", "first_turn"), CASES)

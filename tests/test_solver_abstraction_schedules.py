@@ -28,7 +28,7 @@ from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstractio
 from doubtspec.solver.abstraction.company_schedules import CAPS_FIRST_MIN_S, RoundFact, ScheduleProver, sequence_at
 from doubtspec.solver.abstraction.prover import AbstractionProver
 from doubtspec.solver.abstraction.system import Fresh, RoundSystem, State, template_of
-from doubtspec.solver.verdict import MARGIN, Budget, TurnVerdict
+from doubtspec.solver.verdict import Budget, TurnVerdict, margin_of
 
 DATA = Path(__file__).parent / "data"
 FILES = {"shipped": None, "large": DATA / "large.toml", "tiny3": DATA / "tiny3.toml"}
@@ -227,10 +227,10 @@ def test_a_60_second_questions_cpsat_pass_proves_the_caps_first() -> None:
     left, enough for the large file's caps, box and capped ask (42 CPU-seconds at the least): the caps are proved
     first there. After the star hunt's slice (`--by-turn 12`, about 25-30 s left) they are only taken from the
     store, and the uncapped ask, which proves the shipped set's bound, goes first."""
-    assert MARGIN * 60 + 10 + CAPS_FIRST_MIN_S <= 60
-    after_the_z3_part = Budget(time.perf_counter() + 60 - 10, MARGIN * 60)
+    assert margin_of(60) + 10 + CAPS_FIRST_MIN_S <= 60
+    after_the_z3_part = Budget(time.perf_counter() + 60 - 10, margin_of(60))
     assert not ScheduleProver._caps_stored_only(after_the_z3_part)
-    after_the_hunt = Budget(time.perf_counter() + 60 - 30, MARGIN * 60)
+    after_the_hunt = Budget(time.perf_counter() + 60 - 30, margin_of(60))
     assert ScheduleProver._caps_stored_only(after_the_hunt)
 
 

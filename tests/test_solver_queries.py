@@ -33,7 +33,7 @@ from doubtspec.solver.queries import (
 )
 from doubtspec.solver.unrolling.bmc import Caps
 from doubtspec.solver.unrolling.witness import replay_actions
-from doubtspec.solver.verdict import MARGIN, Budget, TurnProof, TurnVerdict
+from doubtspec.solver.verdict import Budget, TurnProof, TurnVerdict, margin_of
 
 DATA = Path(__file__).parent / "data"
 TINY = Game(load_cards(DATA / "tiny3.toml"))
@@ -290,7 +290,7 @@ def test_the_company_first_pass_gets_half_a_long_budget(monkeypatch: pytest.Monk
 
     monkeypatch.setattr(ScheduleProver, "decide", decide)
     solve(TINY, QueryKind.STARS, 2, Opponent.PASSIVE, timeout_s=timeout, use_hunt=False, use_unrolling=False)
-    assert given and given[0] == pytest.approx(share * timeout * (1 - MARGIN), rel=0.05)
+    assert given and given[0] == pytest.approx(share * (timeout - margin_of(timeout)), rel=0.05)
 
 
 def test_the_star_hunt_gets_a_fixed_slice_on_a_short_budget(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -318,7 +318,7 @@ def test_the_star_hunt_gets_a_fixed_slice_on_a_short_budget(monkeypatch: pytest.
     # `test_the_turn_the_cut_may_prove_is_hunted_last`)
     assert [name for name, _ in given][:2] == ["star", "generic"]
     assert given[0][1] == pytest.approx(STAR_SLICE_S, rel=0.05)
-    assert given[1][1] == pytest.approx(HUNT_SHARE * 60.0 * (1 - MARGIN), rel=0.05)
+    assert given[1][1] == pytest.approx(HUNT_SHARE * (60.0 - margin_of(60.0)), rel=0.05)
     assert passes[:2] == [1, None]
 
 

@@ -60,6 +60,17 @@ MARGIN = 0.08
 """The share of a question's budget kept back for work that cannot be interrupted (building a formula
 in Python, replaying a witness): new work and Z3 calls stop this far before the deadline, so the whole
 question ends within the budget even on a loaded machine."""
+MARGIN_CAP_S = 2.5
+"""The most seconds the margin keeps back, whatever the budget: the longest step that does not watch the clock
+(a round's formulas built, a CP-SAT translation, a Z3 call's preprocessing) takes about a second, so a long
+question's 8% (4.4 s of a 60-second command) only left time unused (docs/solver.md, "Time budget")."""
+
+
+def margin_of(seconds: float) -> float:
+    """The seconds a budget of `seconds` keeps back from its working end (`MARGIN`, at most `MARGIN_CAP_S`)."""
+    return min(seconds * MARGIN, MARGIN_CAP_S)
+
+
 SMALLEST_START_S = 0.05
 """A method does not start (to build its formula) with less time than this left."""
 
@@ -79,7 +90,7 @@ class Budget:
     def of(cls, seconds: float | None) -> Budget:
         if seconds is None:
             return cls()
-        return cls(time.perf_counter() + seconds, seconds * MARGIN)
+        return cls(time.perf_counter() + seconds, margin_of(seconds))
 
     def left(self) -> float:
         """Seconds left for new work (never negative)."""
