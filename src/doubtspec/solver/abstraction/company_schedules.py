@@ -101,18 +101,17 @@ CAPPED_TRIES: tuple[tuple[int, float, int], ...] = ((0, 120.0, 1), (1, 160.0, 1)
 """The ask after the Messaging caps (`ScheduleProver._cap_removals`) when `REFINED_TRIES` did not prove the bound:
 the large file's round-3 bound is proved with seed 0 at level 1 in 42 CPU-seconds and with seed 1 in 121, where
 seed 0 at level 2 was undecided after 200 units."""
-CAPS_FIRST_MIN_S = 42.0
+CAPS_FIRST_MIN_S = 15.0
 """The time left from which the star cut proves the Messaging caps before its first CP-SAT ask, when a cap may
 close a Zone (`ScheduleProver._caps_first`), instead of after a refined ask without them. On the large file that
-ask only finds a run that removes a Middle Age Victim in round 3 (seed 0 at level 1: 8.7 units, 11-15 CPU-seconds
-with the translation and Z3's look at the run) before the caps and the capped ask (27.7 units) prove the bound. With
-the caps first the large file's proof needs the caps (3.2-4.8 CPU-seconds in a Z3 context of their own), the box
-(2.5-3.6), the translation (0.8-1) and the capped ask's search (35-40): 42 at the least on an idle core, so with
-less left it cannot finish whatever the order. At 60 s the cut's CP-SAT pass starts with about 48 s left: 55, the
-figure before, kept the uncapped ask first there, and the caps and the capped ask then had some 27 s. On the
-shipped set the capped ask is shorter (4.5 units against 7.1), so caps first cost it about what they save (22.2
-s against 25.1 for `--by-turn 5 --timeout 60`, docs/solver.md); with less left the uncapped ask still goes first
-there, as before."""
+ask only finds a run that removes a Middle Age Victim in round 3 (seed 0 at level 1: 8.7 units, 8-15 CPU-seconds
+with the translation and Z3's look at the run) before the caps and the capped ask (27.7 units) prove the bound;
+with the caps first its proof needs the caps (3-5 CPU-seconds in a Z3 context of their own), the box (2.5-3.6),
+the translation (0.8-1) and the capped ask's search (22-40, by machine). On the shipped set the capped ask is the
+shorter too (4.5 units against 7.1): caps first cost it about what they save (23.7-25.0 s against 24.2 for
+`--by-turn 12 --timeout 60`). So the caps go first whenever the caps, the box and the translation (about 8 s) leave
+a search some time; below this only caps kept from an earlier question are taken (docs/solver.md, "The large
+file's `--by-turn 12` within 60 s")."""
 REFINED_WALL_CAP_S = 600.0
 """The most wall time the refined ask may take (the budget bounds it too)."""
 CPSAT_ASKS = 2
@@ -696,8 +695,7 @@ class ScheduleProver:
     @staticmethod
     def _caps_stored_only(budget: Budget) -> bool:
         """Whether the star cut's CP-SAT pass takes only caps kept from an earlier question before its first ask (less
-        than `CAPS_FIRST_MIN_S` left: the large file's proof with the caps first could not finish) rather than proving
-        them first."""
+        than `CAPS_FIRST_MIN_S` left: proving them would leave the search no time) rather than proving them first."""
         return budget.left() < CAPS_FIRST_MIN_S
 
     def _cap_removals(self, k: int, budget: Budget, stored_only: bool = False) -> bool:
