@@ -906,6 +906,9 @@ _ban_blamed_on_payment = _blamed_on(Section.COMPANY_INTERFERENCE, PlayStandard, 
 # A Company action on the Movement's turn is rejected for its own rules, not for the turn.
 _out_of_turn_blamed_on_the_action = _blamed_on(Section.MOVEMENT_ON_YOUR_GO, (EndPlay, EndBuy),
                                                Section.COMPANY_ON_YOUR_GO, "cards are played only in the Play Phase")
+# A Company buy in its Play Phase is rejected for what it buys, as if the phase allowed it.
+_buy_out_of_phase_blamed_on_buying = _blamed_on(Section.COMPANY_ON_YOUR_GO, Buy, Section.BUYING_CARDS,
+                                                "that card cannot be bought from there")
 # A buy from an empty Market space is rejected for its payment, as if a card were there.
 _empty_space_blamed_on_payment = _blamed_on(Section.BUYING_A_CARD, MovementBuy, Section.SPENDING_INFLUENCE,
                                             "the flipped cards and tokens do not pay the cost")
@@ -1204,6 +1207,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("reject.banned", "reject.banned-offers"), _ban_blamed_on_payment),
     Mutant("out-of-turn-blamed-on-the-action", "A Company action on the Movement's turn is rejected citing the "
            "Company's own rules, not the Movement's turn.", ("reject.out-of-turn",), _out_of_turn_blamed_on_the_action),
+    Mutant("buy-out-of-phase-blamed-on-buying", "A Company buy in its Play Phase is rejected naming the rules on "
+           "buying, not the order of the Company's turn.", ("reject.wrong-phase",), _buy_out_of_phase_blamed_on_buying),
     Mutant("empty-space-blamed-on-payment", "A buy from an empty Market space is rejected naming its payment, not "
            "the empty space.", ("reject.empty-space",), _empty_space_blamed_on_payment),
     Mutant("icons-or-tokens", "A Messaging's icons and tokens do not add up: it may spend the larger of the two.",

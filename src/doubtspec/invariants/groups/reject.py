@@ -27,6 +27,7 @@ from doubtspec.model import engine
 from doubtspec.model.actions import (
     Action,
     Buy,
+    BuySource,
     Chance,
     EndBuy,
     EndPlay,
@@ -145,6 +146,41 @@ def _empty_space_rejected(state: GameState) -> str | None:
     return None
 
 
+def _wrong_phase_applies(state: GameState) -> bool:
+    """The Company's first state of its Play Phase and of its Buy Phase, at rest."""
+    if not at_rest(state):
+        return False
+    return ((state.phase is Phase.COMPANY_PLAY and not state.plays)
+            or (state.phase is Phase.COMPANY_BUY and not state.buys))
+
+
+def _wrong_phase_rejected(state: GameState) -> str | None:
+    """At the start of the Company's Play Phase, buy from each source and end the Buy Phase; at the start of its
+    Buy Phase, play each card in hand (both sides, paid with the rest of the hand) and end the Play Phase.
+
+    Each must be rejected, the state untouched, naming the Company's On Your Go (which orders the phases), not the
+    rule the action would break in its own phase (its payment, the card's side): an engine that checks the payment
+    before the phase names the wrong rule, and one that forgets the phase accepts the action."""
+    if not _wrong_phase_applies(state):
+        return None
+    check = _rejects_citing({Buy: S.COMPANY_ON_YOUR_GO, EndBuy: S.COMPANY_ON_YOUR_GO,
+                             PlayStandard: S.COMPANY_ON_YOUR_GO, PlayReserve: S.COMPANY_ON_YOUR_GO,
+                             EndPlay: S.COMPANY_ON_YOUR_GO})
+    actions: list[Action]
+    if state.phase is Phase.COMPANY_PLAY:
+        actions = [*(Buy(source, 0, state.c_hand) for source in BuySource), EndBuy()]
+    else:
+        actions = [EndPlay()]
+        for card in state.c_hand:
+            others = tuple(c for c in state.c_hand if c != card)
+            actions += [PlayStandard(card, others), PlayReserve(card, others)]
+    for action in actions:
+        message = check(state, action)
+        if message is not None:
+            return f"in the {state.phase.value} phase: {message}"
+    return None
+
+
 def _out_of_turn_candidates(state: GameState) -> list[Action]:
     actor = engine.current_actor(state)
     match actor:
@@ -188,6 +224,9 @@ INVARIANTS: tuple[Invariant, ...] = (
                    _rejects_citing({Buy: S.BUYING_CARDS, MovementBuy: S.SPENDING_INFLUENCE})),
     StateInvariant("reject.empty-space", "Buying from a Market space with no card (or past the Market) is rejected, "
                    "naming the rule on buying.", (S.BUYING_A_CARD,), _empty_space_rejected),
+    StateInvariant("reject.wrong-phase", "At the start of the Company's Play and Buy Phases, an action of the other "
+                   "phase (a buy or ending the Buy Phase; a play or ending the Play Phase) is rejected, naming the "
+                   "Company's turn.", (S.COMPANY_ON_YOUR_GO,), _wrong_phase_rejected, _wrong_phase_applies),
     ProbeInvariant("reject.out-of-turn", "An action by the side that is not to act is rejected, naming the turn "
                    "of the side that is.", (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _out_of_turn_candidates,
                    _rejects_out_of_turn),
