@@ -253,3 +253,25 @@ def test_triage_runs_tests_against_each_undetected_mutant_and_resumes(tmp_path: 
     [record] = json.loads((tmp_path / "triage.json").read_text())
     assert record["caught_by"] is None and record["outcome"].startswith("tests did not run (pytest exit 4)")
     assert (ROOT / "src" / "doubtspec" / "model" / "engine.py").read_text() == engine  # only a copy is mutated
+
+
+def test_a_mutant_is_not_copied_from_an_engine_a_running_session_has_changed(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cosmic-ray exec` writes each mutant into the working tree while it runs it, so a triage copying `src/` from a
+    checkout with a run in progress would test two mutants at once: the copy is refused while the engine's modules
+    differ from the commit, and taken once they are back."""
+    check = _tool("check")
+    model = tmp_path / "src" / "doubtspec" / "model"
+    model.mkdir(parents=True)
+    (model / "rule.py").write_text("LIMIT = 3\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=tmp_path, check=True)
+    subprocess.run([*git, "commit", "-qm", "engine"], cwd=tmp_path, check=True)
+    monkeypatch.setattr(check, "ROOT", tmp_path)
+    (model / "rule.py").write_text("LIMIT = 4\n")  # a running session's mutant
+    with pytest.raises(check.DirtyEngine):
+        check.mutated_copy("src/doubtspec/model/rule.py", "core/NumberReplacer", 0, tmp_path / "copy")
+    (model / "rule.py").write_text("LIMIT = 3\n")
+    diff = check.mutated_copy("src/doubtspec/model/rule.py", "core/NumberReplacer", 0, tmp_path / "copy")
+    assert "+LIMIT = 4" in diff or "+LIMIT = 2" in diff

@@ -25,8 +25,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
+class DirtyEngine(RuntimeError):
+    """The engine's modules in this checkout differ from its commit: a copy would carry that change too."""
+
+
 def mutated_copy(module: str, operator: str, occurrence: int, into: Path) -> list[str]:
-    """Copy `src/` into `into` and apply the mutant there; the changed lines, as a unified diff."""
+    """Copy `src/` into `into` and apply the mutant there; the changed lines, as a unified diff.
+
+    Refused (`DirtyEngine`) when `src/doubtspec/model/` differs from the checkout's commit: `cosmic-ray exec`
+    (`run.py`) writes each mutant into the working tree while it runs it, so a copy taken from a checkout with a
+    run in progress holds that run's mutant beside this one (a triage run so misreported equivalent mutants as
+    caught). Run the triage from another checkout of the same commit."""
+    dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "src/doubtspec/model"], cwd=ROOT)
+    if dirty.returncode != 0:
+        raise DirtyEngine(f"{ROOT / 'src/doubtspec/model'} differs from its commit (a mutation run in progress, or "
+                          "uncommitted changes): commit them, or run from another checkout")
     shutil.copytree(ROOT / "src", into / "src", ignore=shutil.ignore_patterns("__pycache__"))
     before = (into / module).read_text().splitlines()
     subprocess.run([sys.executable, "-m", "cosmic_ray.cli", "apply", module, operator, str(occurrence)],
@@ -43,7 +56,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("pytest_args", nargs="*", help="the tests to run and pytest's options (after --)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        diff = mutated_copy(args.module, args.operator, args.occurrence, Path(tmp))
+        try:
+            diff = mutated_copy(args.module, args.operator, args.occurrence, Path(tmp))
+        except DirtyEngine as error:
+            print(f"check.py: {error}", file=sys.stderr)
+            return 2
         if not diff:
             print(f"{args.module} {args.operator} {args.occurrence}: no such mutant (nothing changed)")
             return 2

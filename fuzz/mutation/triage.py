@@ -134,7 +134,12 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    from check import DirtyEngine
+
     try:
         sys.exit(main(sys.argv[1:]))
     except KeyboardInterrupt:  # what was triaged is on disk already (each record is written whole)
         sys.exit(130)
+    except DirtyEngine as error:
+        print(f"triage.py: {error}", file=sys.stderr)
+        sys.exit(2)
