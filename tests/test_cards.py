@@ -135,6 +135,24 @@ BROKEN = [
                  'number = 3\nname = "Clean Indoor Air Act"', "goal G3.invented", "expected a list of invented",
                  id="invented-not-a-list"),
     # Cards past 32 come in odd/even pairs (Company Set-Up step 2): each half needs the other.
+    # Set-Up's deck and piles are exactly the rulebook's: a deck short of a card, a sixth pile and a Movement starting
+    # card that is not defined are refused (each passed a check that compared in one direction only, or not at all).
+    pytest.param("starting_deck = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]",
+                 "starting_deck = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]",
+                 "starting_deck = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]", "company.starting_deck",
+                 "Set-Up forms the deck from cards 1-12", id="starting-deck-short"),
+    pytest.param('name = "Restrictions"\ncards = [29, 30, 31, 32]\n',
+                 'name = "Restrictions"\ncards = [29, 30, 31, 32]\n\n[[company.piles]]\nkind = "restriction"\n'
+                 'name = "More Restrictions"\ncards = []\n',
+                 "cards = []", "company.piles[5]", "the five piles must be, in order",
+                 id="sixth-pile"),
+    pytest.param("starting_cards = [1, 2, 3]", "starting_cards = [1, 2, 99]", "starting_cards = [1, 2, 99]",
+                 "movement.starting_cards", "card 99 is not defined in [[movement.cards]]",
+                 id="movement-starting-card-undefined"),
+    # Card 0 is the engine's empty place (`NO_CARD`): a Movement card may not take that number.
+    pytest.param('number = 1\nname = "Great American Smokeout"', 'number = 0\nname = "Great American Smokeout"',
+                 'number = 0\nname = "Great American Smokeout"', "movement card 0.number", "must be at least 1",
+                 id="movement-card-number-zero"),
     pytest.param('number = 34\nname = "Lobbyists"', 'number = 98\nname = "Lobbyists"',
                  'number = 33\nname = "Corruption"',
                  "company card 33", "odd card 33 has no even partner 34", id="odd-card-without-partner"),

@@ -769,9 +769,10 @@ class _Loader:
             piles.append(Pile(self.string(p, "kind", pf, line), self.string(p, "name", pf, line), pile_cards))
         got = tuple((p.kind, tuple(sorted(p.cards))) for p in piles)
         if got != _PILE_SETUP:
-            # Point at the first pile that differs (or the last one when piles are missing).
+            # Point at the first pile that differs: the first one too many, or the last one when piles are missing.
             piles_vs_setup = zip(got, _PILE_SETUP, strict=False)
-            wrong = max(0, next((i for i, (a, b) in enumerate(piles_vs_setup) if a != b), min(len(got), 5) - 1))
+            wrong = max(0, next((i for i, (a, b) in enumerate(piles_vs_setup) if a != b),
+                                min(len(got) - 1, len(_PILE_SETUP))))
             raise self.fail("the five piles must be, in order, " + "; ".join(
                 f"{kind} {cs[0]}-{cs[-1]}" for kind, cs in _PILE_SETUP) + " (Company Set-Up step 2)",
                 f"company.piles[{wrong}]", self.entry_line("company.piles", wrong, "cards", None) if got else None)
