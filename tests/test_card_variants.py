@@ -38,12 +38,16 @@ DISPLAY = {
     "elderly = [3, 4, 4]": "elderly = [2, 3, 4, 4, 5]",
     "doubt = 12        # exactly the twelve Doubt spaces of the display": "doubt = 14",
     "middle_age = 1\nelderly = 1\n": "middle_age = 1\nelderly = 5\n",
+    'group = "I", count = 1 }, { op = "doubt", group = "II", count = 1 } ]\n\n[[company.cards]]\nnumber = 3\n':
+        'group = "I", count = 3 }, { op = "doubt", group = "II", count = 1 } ]\n\n[[company.cards]]\nnumber = 3\n',
 }
 """Columns of two, three, four and five spaces, the longest full from Set-Up, with values that differ between the
-top and the bottom, so a cost taken from the wrong spaces is a different cost."""
+top and the bottom, so a cost taken from the wrong spaces is a different cost; and a starting card that places
+three Doubt with one effect (the shipped cards place at most two, so an effect resolved one time too few when its
+count is three or more passes the shipped set)."""
 
 
-def test_the_catalog_holds_on_columns_of_other_lengths(tmp_path: Path) -> None:
+def test_the_catalog_holds_on_columns_of_other_lengths_and_larger_effects(tmp_path: Path) -> None:
     game = _variant(tmp_path, DISPLAY)
     assert [len(column) for column in game.cards.display.doubt_values] == [2, 3, 4, 5]
     assert new_game(game).doubt == (1, 1, 1, 5)

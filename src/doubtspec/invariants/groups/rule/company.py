@@ -38,6 +38,7 @@ from doubtspec.model.cards import (
     AddDoubt,
     AddVictims,
     Discount,
+    DoubtGroup,
     DrawCards,
     NamedEffect,
     RemoveMarketCard,
@@ -388,16 +389,19 @@ def _doubt_count_offers(state: GameState) -> str | None:
     Doubt); a rule that stops after the first choice breaks no conservation law. With the cheapest
     such card moved into the hand (from wherever the Company has it), the Reserve moved to the discard
     pile (no trigger adds Doubt of its own), and the card played with the first option
-    of each choice, the Doubt on the display must grow by the sum of its effects' counts, when every
-    column has room for the largest count and the supply holds enough.
+    of each choice, the Doubt on the display must grow by the sum of its effects' counts, when each Doubt
+    group's columns have room for what the card's effects place there and the supply holds enough. (Room counted per
+    group, not per column: a column too short for the largest count, as on a display of two-space columns, must not
+    switch the check off.)
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
         return None
-    for card, counts in _doubt_cards(state):
-        columns = state.cards.display.doubt_values
+    columns = state.cards.display.doubt_values
+    for card, effects in _doubt_cards(state):
+        counts = tuple(count for _, count in effects)
+        room = {group: sum(len(columns[zone]) - state.doubt[zone] for zone in group.columns) for group, _ in effects}
         if (state.supply_of(TokenKind.DOUBT) < sum(counts)
-                or any(len(values) - present < max(counts) for values, present in zip(columns, state.doubt,
-                                                                                         strict=True))):
+                or any(sum(count for g, count in effects if g is group) > free for group, free in room.items())):
             return None
         places = (state.c_deck, state.c_discard, state.c_hand, state.c_reserve, state.trash, *state.piles)
         if not any(card in place for place in places):
@@ -431,17 +435,18 @@ def _doubt_count_offers(state: GameState) -> str | None:
     return None
 
 
-def _doubt_cards(state: GameState) -> list[tuple[int, tuple[int, ...]]]:
-    """(card, counts) of the standard sides whose Doubt effects place two or more tokens, cheapest first."""
+def _doubt_cards(state: GameState) -> list[tuple[int, tuple[tuple[DoubtGroup, int], ...]]]:
+    """(card, (group, count) of each Doubt effect) of the standard sides whose Doubt effects place two or more
+    tokens, cheapest first."""
     found = []
     for card, data in state.cards.company.items():
         side = None if data is None else data.standard
         if side is None:
             continue
-        counts = tuple(e.count for e in side.effects if isinstance(e, AddDoubt))
-        if counts and max(counts) >= 2:
-            found.append((side.cost, card, counts))
-    return [(card, counts) for _, card, counts in sorted(found)]
+        effects = tuple((e.group, e.count) for e in side.effects if isinstance(e, AddDoubt))
+        if effects and max(count for _, count in effects) >= 2:
+            found.append((side.cost, card, effects))
+    return [(card, effects) for _, card, effects in sorted(found, key=lambda f: (f[0], f[1]))]
 
 
 _PAYMENTS = memo()
