@@ -357,11 +357,12 @@ def test_states_differing_in_one_field_differ(cards: CardSet) -> None:
 
 @pytest.mark.parametrize("text", ["", "chance", "chance 5 7", "chance five", "c play 1 pay - extra", "x play 1",
                                   "x start 1", "a play 1 pay -", "b start 1", "a 5",
-                                  "c remove goal:1"])
+                                  "c remove goal:1", "c play 1 pay +"])
 def test_malformed_action_text_is_refused(text: str) -> None:
     # Trailing words are not ignored: "chance 5 7" is no more a chance outcome than "c play 1 pay - extra" a play.
     # Words are matched, not ordered: "a 5" is no chance outcome, and an actor other than c or m is refused, even
-    # before a verb the Movement has, whether it sorts before or after them.
+    # before a verb the Movement has, whether it sorts before or after them. A payment is "-" or card numbers: "+",
+    # which sorts before "-", is neither.
     with pytest.raises(TraceError):
         parse_action(text)
 
