@@ -149,6 +149,10 @@ BROKEN = [
     pytest.param("starting_cards = [1, 2, 3]", "starting_cards = [1, 2, 99]", "starting_cards = [1, 2, 99]",
                  "movement.starting_cards", "card 99 is not defined in [[movement.cards]]",
                  id="movement-starting-card-undefined"),
+    # Card 0 is the engine's empty place (`NO_CARD`): no card may take that number.
+    pytest.param('number = 1\nname = "Advertising"', 'number = 0\nname = "Advertising"',
+                 'number = 0\nname = "Advertising"', "company card 0.number", "must be at least 1",
+                 id="company-card-number-zero"),
     # Card 0 is the engine's empty place (`NO_CARD`): a Movement card may not take that number.
     pytest.param('number = 1\nname = "Great American Smokeout"', 'number = 0\nname = "Great American Smokeout"',
                  'number = 0\nname = "Great American Smokeout"', "movement card 0.number", "must be at least 1",
@@ -648,3 +652,20 @@ def test_set_up_doubt_may_fill_its_column(tmp_path: Path) -> None:
     path.write_text(TEXT.replace(old, "children = 3\nadults = 1"), encoding="utf-8")
     cards = load_cards(path)
     assert cards.display.setup_doubt[Zone.CHILDREN] == len(cards.display.doubt_values[Zone.CHILDREN]) == 3
+
+
+def test_omitted_victims_are_none() -> None:
+    """A zone left out of the Set-Up Victims or of a Social Acceptance Chart row holds or seeds no Victim: the
+    shipped chart has no Elderly column (Reshuffle Sequence, B. Seed Demographics), and a file may leave a zone
+    with no Set-Up Victims unwritten."""
+    shipped = parse_cards(TEXT, "shipped.toml")
+    assert [row.victims[Zone.ELDERLY] for row in shipped.display.chart] == [0] * len(shipped.display.chart)
+    unwritten = parse_cards(TEXT.replace("middle_age = 3\nelderly = 0\n", "middle_age = 3\n"), "unwritten.toml")
+    assert unwritten.display.setup_victims == shipped.display.setup_victims
+
+
+def test_as_many_stacks_as_pairs_may_be_dealt() -> None:
+    """Set-Up deals `stacks_dealt` of the odd/even pairs: a file dealing every pair it has is legal."""
+    pairs = sum(1 for n in parse_cards(TEXT, "shipped.toml").company if n > 32) // 2
+    cards = parse_cards(TEXT.replace("stacks_dealt = 7", f"stacks_dealt = {pairs}"), "all-pairs.toml")
+    assert cards.rules.stacks_dealt == pairs
