@@ -149,6 +149,9 @@ BROKEN = [
     pytest.param("starting_cards = [1, 2, 3]", "starting_cards = [1, 2, 99]", "starting_cards = [1, 2, 99]",
                  "movement.starting_cards", "card 99 is not defined in [[movement.cards]]",
                  id="movement-starting-card-undefined"),
+    # A name must be a string, not only non-empty.
+    pytest.param('number = 1\nname = "Advertising"', 'number = 1\nname = 5', 'number = 1\nname = 5',
+                 "company card 1.name", "expected a non-empty string", id="name-not-a-string"),
     # Card 0 is the engine's empty place (`NO_CARD`): no card may take that number.
     pytest.param('number = 1\nname = "Advertising"', 'number = 0\nname = "Advertising"',
                  'number = 0\nname = "Advertising"', "company card 0.number", "must be at least 1",
