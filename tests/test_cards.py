@@ -662,10 +662,3 @@ def test_a_zone_left_out_of_a_chart_row_seeds_none() -> None:
     unwritten, and no row seeds an Elderly Victim."""
     chart = parse_cards(TEXT, "shipped.toml").display.chart
     assert [row.victims[Zone.ELDERLY] for row in chart] == [0] * len(chart)
-
-
-def test_as_many_stacks_as_pairs_may_be_dealt() -> None:
-    """Set-Up deals `stacks_dealt` of the odd/even pairs: a file dealing every pair it has is legal."""
-    pairs = sum(1 for n in parse_cards(TEXT, "shipped.toml").company if n > 32) // 2
-    cards = parse_cards(TEXT.replace("stacks_dealt = 7", f"stacks_dealt = {pairs}"), "all-pairs.toml")
-    assert cards.rules.stacks_dealt == pairs
