@@ -152,11 +152,10 @@ BROKEN = [
     # A name must be a string, not only non-empty.
     pytest.param('number = 1\nname = "Advertising"', 'number = 1\nname = 5', 'number = 1\nname = 5',
                  "company card 1.name", "expected a non-empty string", id="name-not-a-string"),
-    # Card 0 is the engine's empty place (`NO_CARD`): no card may take that number.
+    # Card 0 is the engine's empty place (`NO_CARD`): neither a Company nor a Movement card may take that number.
     pytest.param('number = 1\nname = "Advertising"', 'number = 0\nname = "Advertising"',
                  'number = 0\nname = "Advertising"', "company card 0.number", "must be at least 1",
                  id="company-card-number-zero"),
-    # Card 0 is the engine's empty place (`NO_CARD`): a Movement card may not take that number.
     pytest.param('number = 1\nname = "Great American Smokeout"', 'number = 0\nname = "Great American Smokeout"',
                  'number = 0\nname = "Great American Smokeout"', "movement card 0.number", "must be at least 1",
                  id="movement-card-number-zero"),
