@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from doubtspec.invariants.fuzzing import FuzzOptions, run_fuzz
-from doubtspec.model.cards import TokenKind, load_cards
+from doubtspec.model.cards import TokenKind, default_cards_path, load_cards
 from doubtspec.model.engine import new_game
 from doubtspec.model.game import Game
 from doubtspec.model.state import TOKEN_INDEX
 
-SHIPPED = Path(__file__).resolve().parent.parent / "src" / "doubtspec" / "data" / "provisional.toml"
+SHIPPED = default_cards_path()
 
 
 def _variant(tmp_path: Path, changes: dict[str, str]) -> Game:

@@ -36,8 +36,12 @@ def mutated_copy(module: str, operator: str, occurrence: int, into: Path) -> lis
     (`run.py`) writes each mutant into the working tree while it runs it, so a copy taken from a checkout with a
     run in progress holds that run's mutant beside this one (a triage run so misreported equivalent mutants as
     caught). Run the triage from another checkout of the same commit."""
-    dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "src/doubtspec/model"], cwd=ROOT)
-    if dirty.returncode != 0:
+    status = subprocess.run(["git", "status", "--porcelain", "--", "src/doubtspec/model"], cwd=ROOT,
+                            capture_output=True, text=True)
+    if status.returncode != 0:
+        raise DirtyEngine(f"cannot tell whether {ROOT / 'src/doubtspec/model'} is as committed (git: "
+                          f"{status.stderr.strip() or status.returncode}): run from a git checkout")
+    if status.stdout.strip():
         raise DirtyEngine(f"{ROOT / 'src/doubtspec/model'} differs from its commit (a mutation run in progress, or "
                           "uncommitted changes): commit them, or run from another checkout")
     shutil.copytree(ROOT / "src", into / "src", ignore=shutil.ignore_patterns("__pycache__"))

@@ -163,9 +163,7 @@ def _wrong_phase_rejected(state: GameState) -> str | None:
     before the phase names the wrong rule, and one that forgets the phase accepts the action."""
     if not _wrong_phase_applies(state):
         return None
-    check = _rejects_citing({Buy: S.COMPANY_ON_YOUR_GO, EndBuy: S.COMPANY_ON_YOUR_GO,
-                             PlayStandard: S.COMPANY_ON_YOUR_GO, PlayReserve: S.COMPANY_ON_YOUR_GO,
-                             EndPlay: S.COMPANY_ON_YOUR_GO})
+    check = _rejects_citing(dict.fromkeys((Buy, EndBuy, PlayStandard, PlayReserve, EndPlay), S.COMPANY_ON_YOUR_GO))
     actions: list[Action]
     if state.phase is Phase.COMPANY_PLAY:
         actions = [*(Buy(source, 0, state.c_hand) for source in BuySource), EndBuy()]
