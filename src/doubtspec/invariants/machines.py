@@ -253,22 +253,44 @@ boolean to False, where shortening drawn lengths left traces five times longer a
 times slower (a mutant of the Skip action's text form: 3 decisions in 2.5 s against 15 in 60 s)."""
 
 
-_AFTER_END: dict[tuple[tuple[int, ...], bool], tuple[st.SearchStrategy[object], st.SearchStrategy[object] | None]] = {}
-"""`_after_end_strategies`'s answers by rule list and probe flag (the rules belong to the class, so an example's
-machine finds the strategies its class's first example built: building them took 5% of a ci run's CPU time)."""
+_RUNNING: list[GameMachine | None] = [None]
+"""The machine whose example is running: Hypothesis runs one at a time, and the next-rule strategy that
+`_after_end_strategies` builds once per class asks it what to draw."""
+
+_AFTER_END: dict[tuple[tuple[int, ...], bool], st.SearchStrategy[object]] = {}
+"""`_after_end_strategies`'s answers by rule list and probe flag. The rules belong to the class, so every
+example's machine uses the strategy its class's first example built: building the rule strategies anew for each
+example took 5% of a ci run's CPU time, and checking a new strategy before its first draw about 1% more."""
 
 
-def _after_end_strategies(rules: tuple[Any, ...], probing: bool
-                          ) -> tuple[st.SearchStrategy[object], st.SearchStrategy[object] | None] | None:
-    """The strategies that draw the idle `chance` rule and, when `probing`, the `probe_out_of_turn` rule, as
-    Hypothesis's rule strategy draws a rule with its arguments; None without a `chance` rule."""
+def _after_end_strategies(rules: tuple[Any, ...], probing: bool) -> st.SearchStrategy[object] | None:
+    """The strategy of the next rule call (`GameMachine._settle_after_end`), None without a `chance` rule.
+
+    While the running machine's game goes on, its own rule strategy; once it is over, the `probe_out_of_turn`
+    rule once when `probing`, then the idle `chance` rule, each drawn as Hypothesis's rule strategy draws a rule
+    with its arguments."""
     key = (tuple(id(rule) for rule in rules), probing)
     found = _AFTER_END.get(key)
-    if found is None:
-        by_name = {r.function.__name__: st.tuples(st.just(r), st.fixed_dictionaries(r.arguments)) for r in rules}
-        if "chance" not in by_name:
-            return None
-        found = _AFTER_END[key] = (by_name["chance"], by_name.get("probe_out_of_turn") if probing else None)
+    if found is not None:
+        return found
+    by_name = {r.function.__name__: st.tuples(st.just(r), st.fixed_dictionaries(r.arguments)) for r in rules}
+    if "chance" not in by_name:
+        return None
+    idle = by_name["chance"]
+    probe = by_name.get("probe_out_of_turn") if probing else None
+
+    def next_rule(_: object) -> st.SearchStrategy[object]:
+        machine = _RUNNING[0]
+        assert machine is not None
+        if machine.state.outcome is None:
+            assert machine.rule_strategy is not None
+            return machine.rule_strategy
+        if probe is not None and not machine.probed_after_end:
+            machine.probed_after_end = True
+            return probe
+        return idle
+
+    found = _AFTER_END[key] = st.just(None).flatmap(next_rule)
     return found
 
 
@@ -355,6 +377,8 @@ class GameMachine(RuleBasedStateMachine):
         self.from_corpus = 0
         self.base = (0, 0, 0, 0)
         self.probed_after_end = False
+        self.rule_strategy: st.SearchStrategy[Any] | None = None
+        """Hypothesis's strategy of this machine's rules, drawn from while the game goes on (`_settle_after_end`)."""
         self._settle_after_end()
         self._start_game()
 
@@ -376,17 +400,9 @@ class GameMachine(RuleBasedStateMachine):
         found = _after_end_strategies(tuple(getattr(choose, "rules", ())), "reject.out-of-turn" in self.probes)
         if found is None:
             return
-        idle, probe = found
-
-        def next_rule(_: object) -> st.SearchStrategy[object]:
-            if self.state.outcome is None:
-                return choose  # type: ignore[no-any-return]
-            if probe is not None and not self.probed_after_end:
-                self.probed_after_end = True
-                return probe
-            return idle
-
-        self._rules_strategy = st.just(None).flatmap(next_rule)  # type: ignore[assignment]
+        self.rule_strategy = choose
+        _RUNNING[0] = self
+        self._rules_strategy = found  # type: ignore[assignment]
 
     @classmethod
     def _split(cls, invariants: tuple[Invariant, ...]) -> None:
