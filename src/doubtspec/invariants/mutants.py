@@ -30,6 +30,7 @@ from doubtspec.model.actions import (
     EndPlay,
     MovementBuy,
     OrganizePlay,
+    PlayReserve,
     PlayStandard,
     Skip,
 )
@@ -909,6 +910,24 @@ _out_of_turn_blamed_on_the_action = _blamed_on(Section.MOVEMENT_ON_YOUR_GO, (End
 # A Company buy in its Play Phase is rejected for what it buys, as if the phase allowed it.
 _buy_out_of_phase_blamed_on_buying = _blamed_on(Section.COMPANY_ON_YOUR_GO, Buy, Section.BUYING_CARDS,
                                                 "that card cannot be bought from there")
+# A play the payment does not cover is rejected for a ban, as if every refused play were banned.
+_unpaid_play_blamed_on_a_ban = _blamed_on(Section.SPENDING_BUDGET, (PlayStandard, PlayReserve),
+                                          Section.COMPANY_INTERFERENCE, "the card is banned")
+
+
+def _turn_left_unsaid() -> tuple[Patch, ...]:
+    """An action out of turn is rejected citing the right turn with a reason that does not say whose turn it is."""
+    original = engine.explain_illegal
+
+    def explain_illegal(state: GameState, action: Action) -> tuple[Section, str]:
+        section, reason = original(state, action)
+        if reason.endswith("'s turn to act"):
+            return section, "not among the legal actions here"
+        return section, reason
+
+    return ((engine, "explain_illegal", explain_illegal),)
+
+
 # A buy from an empty Market space is rejected for its payment, as if a card were there.
 _empty_space_blamed_on_payment = _blamed_on(Section.BUYING_A_CARD, MovementBuy, Section.SPENDING_INFLUENCE,
                                             "the flipped cards and tokens do not pay the cost")
@@ -1209,6 +1228,10 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            "Company's own rules, not the Movement's turn.", ("reject.out-of-turn",), _out_of_turn_blamed_on_the_action),
     Mutant("buy-out-of-phase-blamed-on-buying", "A Company buy in its Play Phase is rejected naming the rules on "
            "buying, not the order of the Company's turn.", ("reject.wrong-phase",), _buy_out_of_phase_blamed_on_buying),
+    Mutant("unpaid-play-blamed-on-a-ban", "A play the payment does not cover is rejected naming a ban, not the "
+           "payment.", ("reject.unpaid-play",), _unpaid_play_blamed_on_a_ban),
+    Mutant("turn-left-unsaid", "An action out of turn is rejected citing the right turn, with a reason that does not "
+           "say whose turn it is.", ("reject.out-of-turn",), _turn_left_unsaid),
     Mutant("empty-space-blamed-on-payment", "A buy from an empty Market space is rejected naming its payment, not "
            "the empty space.", ("reject.empty-space",), _empty_space_blamed_on_payment),
     Mutant("icons-or-tokens", "A Messaging's icons and tokens do not add up: it may spend the larger of the two.",

@@ -179,6 +179,36 @@ def _wrong_phase_rejected(state: GameState) -> str | None:
     return None
 
 
+def _unpaid_play_applies(state: GameState) -> bool:
+    """The Company's first state of its Play Phase, at rest, with a card in hand."""
+    return at_rest(state) and state.phase is Phase.COMPANY_PLAY and not state.plays and bool(state.c_hand)
+
+
+def _unpaid_play_rejected(state: GameState) -> str | None:
+    """At the start of the Company's Play Phase, play each side of each card in hand that has a cost, paying nothing.
+
+    The card is not banned (a banned card is `reject.banned`'s), so what forbids the play is its payment: each must
+    be rejected, the state untouched, naming Spending Budget. An engine that tells a ban from a payment wrongly
+    blames the ban for every play it refuses, and the probes, which play banned cards, never see it."""
+    if not _unpaid_play_applies(state):
+        return None
+    check = _rejects_citing(dict.fromkeys((PlayStandard, PlayReserve), S.SPENDING_BUDGET))
+    for card in state.c_hand:
+        data = state.game.company_card(card)
+        if data.kind in state.banned:
+            continue
+        actions: list[Action] = []
+        if data.standard is not None and data.standard.cost > 0:
+            actions.append(PlayStandard(card, ()))
+        if data.reserve is not None and data.reserve.cost > 0:
+            actions.append(PlayReserve(card, ()))
+        for action in actions:
+            message = check(state, action)
+            if message is not None:
+                return f"paying nothing: {message}"
+    return None
+
+
 def _out_of_turn_candidates(state: GameState) -> list[Action]:
     actor = engine.current_actor(state)
     match actor:
@@ -201,10 +231,16 @@ def _rejects_out_of_turn(state: GameState, action: Action) -> str | None:
     """The action is rejected, the state untouched, and (when a side is to act) the error names that
     side's turn, whatever the action is: the turn is the first reason, not the action's own rules."""
     message, error = _rejected(state, action)
-    wanted = _TURN_RULE.get(engine.current_actor(state))
-    if message is None and error is not None and wanted is not None and error.rule != wanted.value:
-        return (f"{action} out of turn was rejected citing [{error.rule}] ({error.reason}); the rule that "
-                f"forbids it is {wanted.value}")
+    actor = engine.current_actor(state)
+    wanted = _TURN_RULE.get(actor)
+    if message is None and error is not None and wanted is not None:
+        if error.rule != wanted.value:
+            return (f"{action} out of turn was rejected citing [{error.rule}] ({error.reason}); the rule that "
+                    f"forbids it is {wanted.value}")
+        if f"{actor.value}'s turn" not in error.reason:
+            # The right rule for another reason (a fallback's "not among the legal actions") tells the player nothing.
+            return (f"{action} out of turn was rejected citing [{error.rule}] with the reason {error.reason!r}, "
+                    f"which does not say that it is the {actor.value}'s turn")
     return message
 
 
@@ -222,11 +258,14 @@ INVARIANTS: tuple[Invariant, ...] = (
                    _rejects_citing({Buy: S.BUYING_CARDS, MovementBuy: S.SPENDING_INFLUENCE})),
     StateInvariant("reject.empty-space", "Buying from a Market space with no card (or past the Market) is rejected, "
                    "naming the rule on buying.", (S.BUYING_A_CARD,), _empty_space_rejected),
+    StateInvariant("reject.unpaid-play", "At the start of the Company's Play Phase, playing a card that is not banned "
+                   "without paying its cost is rejected, naming the rule on spending Budget.", (S.SPENDING_BUDGET,),
+                   _unpaid_play_rejected, _unpaid_play_applies),
     StateInvariant("reject.wrong-phase", "At the start of the Company's Play and Buy Phases, an action of the other "
                    "phase (a buy or ending the Buy Phase; a play or ending the Play Phase) is rejected, naming the "
                    "Company's turn.", (S.COMPANY_ON_YOUR_GO,), _wrong_phase_rejected, _wrong_phase_applies),
     ProbeInvariant("reject.out-of-turn", "An action by the side that is not to act is rejected, naming the turn "
-                   "of the side that is.", (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _out_of_turn_candidates,
-                   _rejects_out_of_turn),
+                   "of the side that is and saying whose turn it is.", (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO),
+                   _out_of_turn_candidates, _rejects_out_of_turn),
 )
 """The `reject.*` invariants, in the order they are checked and listed."""
