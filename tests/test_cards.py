@@ -235,6 +235,21 @@ BROKEN = [
     # With two keys missing, the field and the text name the same one (the first in order).
     pytest.param("company_hand_size = 5\nstacks_dealt = 7\n", "", "[rules]\nprofit_to_win = 70",
                  "rules.company_hand_size", "missing required key 'company_hand_size'", id="rules-two-keys-missing"),
+    # Goals G1-G8 without G9 are refused (a check that compared in one direction only let a prefix through).
+    pytest.param('[[goals]]\nnumber = 9\nname = "FDA Tobacco Rule"\ncost = 6\npoints = 3\n'
+                 'effects = [ { op = "ban", kind = "sponsorship" }, { op = "hand_size", amount = 1 } ]\n'
+                 'invented = ["*"]\n', "", "[[goals]]\nnumber = 1\n", "goals", "the Goals must be exactly G1-G9",
+                 id="goal-nine-missing"),
+    # A key missing from a table is named at that table's header, not where a later table writes the same key.
+    pytest.param("(On Your Go table)\nchildren = [1, 2, 2]\n", "(On Your Go table)\n", "[display.doubt_values]",
+                 "display.doubt_values.children", "missing required key 'children'", id="doubt-values-key-missing"),
+    # Two piles swapped: the first pile that differs is named, whichever of the two sorts first.
+    pytest.param('kind = "print_media"\nname = "Print Media"\ncards = [13, 14, 15, 16]\n\n[[company.piles]]\n'
+                 'kind = "television"\nname = "Television"\ncards = [17, 18, 19, 20]',
+                 'kind = "television"\nname = "Television"\ncards = [17, 18, 19, 20]\n\n[[company.piles]]\n'
+                 'kind = "print_media"\nname = "Print Media"\ncards = [13, 14, 15, 16]',
+                 'cards = [17, 18, 19, 20]\n\n[[company.piles]]\nkind = "print_media"', "company.piles[0]",
+                 "the five piles must be", id="piles-swapped"),
     # The line named is the pile entry's first key (the loader names an entry's line for the fields of its lists).
     pytest.param("cards = [13, 14, 15, 16]", 'cards = [13, "14", 15, 16]',
                  'kind = "print_media"\nname = "Print Media"',
