@@ -72,6 +72,11 @@ _MARKET_END = 'action = "agitation"   # the repeated action: Agitation is the Mo
 """The last Market space of the shipped file."""
 
 
+_CHART_HEADER = "[[display.acceptance_chart]]"
+_CHART = TEXT[TEXT.index(_CHART_HEADER):TEXT.index("\n\n", TEXT.rindex(_CHART_HEADER))]
+"""The shipped file's Social Acceptance Chart, every row as a `[[display.acceptance_chart]]` table."""
+
+
 def _extra_spaces(count: int) -> str:
     """`count` more Market spaces in the second row, as the file writes them."""
     return "".join('\n[[movement.market]]\nrow = 2\ncost = 4\naction = "refresh"\n' for _ in range(count))
@@ -250,6 +255,9 @@ BROKEN = [
                  'kind = "print_media"\nname = "Print Media"\ncards = [13, 14, 15, 16]',
                  'cards = [17, 18, 19, 20]\n\n[[company.piles]]\nkind = "print_media"', "company.piles[0]",
                  "the five piles must be", id="piles-swapped"),
+    # A chart written inline whose row is not a table: the row is named, at the line that writes the array.
+    pytest.param(_CHART, "[display]\nacceptance_chart = [0, 2]", "acceptance_chart = [0, 2]",
+                 "display.acceptance_chart[0]", "expected a table, got int", id="chart-row-not-a-table"),
     # The line named is the pile entry's first key (the loader names an entry's line for the fields of its lists).
     pytest.param("cards = [13, 14, 15, 16]", 'cards = [13, "14", 15, 16]',
                  'kind = "print_media"\nname = "Print Media"',

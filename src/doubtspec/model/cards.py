@@ -433,12 +433,13 @@ class _Loader:
 
         Counting tables rather than searching for the value keeps the line right when two entries
         share a value (a duplicate card number) or the value is of the wrong type. Arrays written
-        inline have no headers; then the first `key = value` line is the best guess.
+        inline have no headers; then the first `key = value` line is the best guess, or else the line
+        that writes the array (an entry that is not a table has no keys).
         """
         header_re = re.compile(r"^\s*\[\[\s*" + re.escape(header) + r"\s*\]\]")
         starts = [i for i, line in enumerate(self.lines) if header_re.match(line)]
         if index >= len(starts):
-            return self.line_of_entry(header, key, value)
+            return self.line_of_entry(header, key, value) or self.line_of_key(header.rsplit(".", 1)[-1])
         key_re = re.compile(r"^\s*" + re.escape(key) + r"\s*=")
         for i in range(starts[index] + 1, len(self.lines)):
             line = self.lines[i].lstrip()
