@@ -258,6 +258,9 @@ BROKEN = [
     # A chart written inline whose row is not a table: the row is named, at the line that writes the array.
     pytest.param(_CHART, "[display]\nacceptance_chart = [0, 2]", "acceptance_chart = [0, 2]",
                  "display.acceptance_chart[0]", "expected a table, got int", id="chart-row-not-a-table"),
+    # Market rows are numbered from 1: a row 0 is refused, not read as a row above the top one.
+    pytest.param('row = 1\ncost = 1\naction = "messaging"', 'row = 0\ncost = 1\naction = "messaging"',
+                 'row = 0\ncost = 1', "movement.market[1].row", "must be at least 1", id="market-row-zero"),
     # The line named is the pile entry's first key (the loader names an entry's line for the fields of its lists).
     pytest.param("cards = [13, 14, 15, 16]", 'cards = [13, "14", 15, 16]',
                  'kind = "print_media"\nname = "Print Media"',
