@@ -576,6 +576,18 @@ def test_hand_limit_and_hand_size_goals(base: GameState) -> None:
     assert two.hand_limit() == 5 and free_actions(two, MovementBuy)
 
 
+def test_a_refused_movement_play_says_whether_the_card_is_in_hand(base: GameState) -> None:
+    """Playing a Card (Movement): a card not in hand is refused as such; a card in hand whose payment, end or
+    removal the rules do not allow is refused for that, not for the hand."""
+    state = movement_turn(resupply(replace(arrange_movement(base, m_hand=(20,)), influence=0)))
+    with pytest.raises(IllegalActionError) as info:
+        play(state, MovementPlay(21, (), End.LEFT))
+    assert Section.PLAYING_A_CARD.value in str(info.value) and "not in the Movement's hand" in str(info.value)
+    with pytest.raises(IllegalActionError) as info:
+        play(state, MovementPlay(20, (99,), End.LEFT))  # flips a Tableau place that does not exist
+    assert Section.PLAYING_A_CARD.value in str(info.value) and "not in the Movement's hand" not in str(info.value)
+
+
 def test_ninth_tableau_card_removes_one_not_used_to_pay(base: GameState) -> None:
     """Cards (Movement); Agitation and Goals: eight cards at most; the ninth first removes one, not a payer."""
     row = tuple((c, True) for c in (1, 5, 6, 7, 8, 9, 10, 11))
