@@ -77,6 +77,11 @@ _CHART = TEXT[TEXT.index(_CHART_HEADER):TEXT.index("\n\n", TEXT.rindex(_CHART_HE
 """The shipped file's Social Acceptance Chart, every row as a `[[display.acceptance_chart]]` table."""
 
 
+_MARKET_HEADER = "[[movement.market]]"
+_MARKET = TEXT[TEXT.index(_MARKET_HEADER):TEXT.index("\n\n", TEXT.rindex(_MARKET_HEADER))]
+"""The shipped file's Market, every space as a `[[movement.market]]` table."""
+
+
 def _extra_spaces(count: int) -> str:
     """`count` more Market spaces in the second row, as the file writes them."""
     return "".join('\n[[movement.market]]\nrow = 2\ncost = 4\naction = "refresh"\n' for _ in range(count))
@@ -261,6 +266,16 @@ BROKEN = [
     # Market rows are numbered from 1: a row 0 is refused, not read as a row above the top one.
     pytest.param('row = 1\ncost = 1\naction = "messaging"', 'row = 0\ncost = 1\naction = "messaging"',
                  'row = 0\ncost = 1', "movement.market[1].row", "must be at least 1", id="market-row-zero"),
+    # An effect adds at least one Victim.
+    pytest.param('"reserve"]\n  [company.cards.standard]\n  cost = 2\n  icon = "victims"\n  trigger = "print"\n'
+                 '  effects = [ { op = "victims", zone = "adults", count = 1 }',
+                 '"reserve"]\n  [company.cards.standard]\n  cost = 2\n  icon = "victims"\n  trigger = "print"\n'
+                 '  effects = [ { op = "victims", zone = "adults", count = 0 }',
+                 'number = 1\nname = "Advertising"', "company card 1.standard.effects[0].count", "must be at least 1",
+                 id="zero-victims-count"),
+    # A Market that is not an array of tables is refused as a whole, whatever it holds.
+    pytest.param(_MARKET, 'market = "six spaces"', 'market = "six spaces"', "movement.market",
+                 "expected a non-empty array of tables [[movement.market]]", id="market-not-a-list"),
     # The line named is the pile entry's first key (the loader names an entry's line for the fields of its lists).
     pytest.param("cards = [13, 14, 15, 16]", 'cards = [13, "14", 15, 16]',
                  'kind = "print_media"\nname = "Print Media"',

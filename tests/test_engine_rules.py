@@ -75,6 +75,18 @@ def base(game: Game) -> GameState:
     return setup_state(game)
 
 
+def test_set_up_gives_each_place_one_count(game: Game) -> None:
+    """Set-Up: each of the nine Goal places has one Profit and one Agitation count, each Market space one Profit
+    count, through Set-Up's chance events and on into the first turn."""
+    state = new_game(game)
+    while True:
+        assert len(state.goals) == len(state.goal_profit) == len(state.goal_agitation) == 9
+        assert len(state.market_profit) == len(state.market)
+        if current_actor(state) is not Actor.CHANCE:
+            break
+        state = apply(state, legal_actions(state)[0])
+
+
 def ruled(state: GameState, *specs: str) -> GameState:
     """The same table under other rulings."""
     return replace(state, game=Game(state.cards, Rulings.parse(specs)))
