@@ -830,6 +830,8 @@ class GameMachine(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         """Check the unfinished game's trace, and steer Hypothesis towards deep games and high scores."""
+        if _RUNNING[0] is self:
+            _RUNNING[0] = None  # no rule is drawn after the example: do not keep its game alive till the next
         if not self.failed and self.state.outcome is None and self.actions:
             self._finish_game()
         elif self.state.outcome is None:
