@@ -82,6 +82,11 @@ _MARKET = TEXT[TEXT.index(_MARKET_HEADER):TEXT.index("\n\n", TEXT.rindex(_MARKET
 """The shipped file's Market, every space as a `[[movement.market]]` table."""
 
 
+_PILES_HEADER = "[[company.piles]]"
+_PILES = TEXT[TEXT.index(_PILES_HEADER):TEXT.index("\n\n", TEXT.rindex(_PILES_HEADER))]
+"""The shipped file's five piles, each a `[[company.piles]]` table."""
+
+
 def _extra_spaces(count: int) -> str:
     """`count` more Market spaces in the second row, as the file writes them."""
     return "".join('\n[[movement.market]]\nrow = 2\ncost = 4\naction = "refresh"\n' for _ in range(count))
@@ -276,6 +281,9 @@ BROKEN = [
     # A Market that is not an array of tables is refused as a whole, whatever it holds.
     pytest.param(_MARKET, 'market = "six spaces"', 'market = "six spaces"', "movement.market",
                  "expected a non-empty array of tables [[movement.market]]", id="market-not-a-list"),
+    # Piles written inline whose first is not a table: the pile is named, at the line that writes the array.
+    pytest.param(_PILES, "piles = [13, 17]", "piles = [13, 17]", "company.piles[0]", "expected a table, got int",
+                 id="pile-not-a-table"),
     # The line named is the pile entry's first key (the loader names an entry's line for the fields of its lists).
     pytest.param("cards = [13, 14, 15, 16]", 'cards = [13, "14", 15, 16]',
                  'kind = "print_media"\nname = "Print Media"',

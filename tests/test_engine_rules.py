@@ -38,7 +38,8 @@ from doubtspec.model.actions import (
     TrashCard,
     Unlobby,
 )
-from doubtspec.model.cards import AddDoubt, CardSet, DoubtGroup, TokenKind, Zone
+from doubtspec.model.cards import AddDoubt, CardSet, DoubtGroup, TokenKind, Zone, default_cards_path, parse_cards
+from doubtspec.model.company import can_play_standard
 from doubtspec.model.engine import apply, chance_outcomes, current_actor, legal_actions, new_game, play
 from doubtspec.model.game import Game
 from doubtspec.model.legal import LOWER_GOALS
@@ -586,6 +587,22 @@ def test_hand_limit_and_hand_size_goals(base: GameState) -> None:
     two = replace(arrange_movement(one_goal, m_hand=(20, 21, 22, 23)), achieved=(3, 9),
                   goals=tuple(NO_CARD if g in (3, 9) else g for g in full.goals))
     assert two.hand_limit() == 5 and free_actions(two, MovementBuy)
+
+
+def test_a_card_without_a_standard_side_is_never_played_as_standard() -> None:
+    """Standard Effects: a card file may give a card a Reserve side only; it is played into the Reserve and never
+    offered as a standard play (every card of the shipped set has both, so no generated game meets one)."""
+    text = default_cards_path().read_text(encoding="utf-8")
+    advertising = '  [company.cards.standard]\n  cost = 2\n  icon = "victims"\n  trigger = "print"\n'
+    start = text.index(advertising)
+    reserve_only = text[:start] + text[text.index("  [company.cards.reserve]", start):]
+    game = Game(parse_cards(reserve_only))
+    assert game.company_card(1).standard is None and game.company_card(1).reserve is not None
+    assert not can_play_standard(game, (), (), 1)
+    state = company_turn(setup_state(game), c_hand=(1, 5, 9))
+    plays = legal_actions(state)
+    assert not any(isinstance(a, PlayStandard) and a.card == 1 for a in plays)
+    assert any(isinstance(a, PlayReserve) and a.card == 1 for a in plays)
 
 
 def test_a_refused_movement_play_says_whether_the_card_is_in_hand(base: GameState) -> None:
