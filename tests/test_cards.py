@@ -449,6 +449,12 @@ def test_entry_search_passes_other_tables() -> None:
     assert loader.line_of_entry("movement.cards", "number", 34) == line_of(
         text, 'number = 34\nname = "A Smoke-Free Society by 2000"')
     assert loader.line_of_entry("goals", "number", 1) == line_of(text, 'number = 1\nname = "Cigarette Labeling Act"')
+    # A block's sub-tables belong to it; any other table ends it, of another section or of the same one.
+    text = "[[a.items]]\nnumber = 1\n[a.items.side]\ncost = 3\n[a.other]\nnumber = 2\n[b]\nnumber = 4\n"
+    loader = _Loader(tomllib.loads(text), text, "synthetic.toml")
+    assert loader.line_of_entry("a.items", "cost", 3) == 4
+    assert loader.line_of_entry("a.items", "number", 2) is None
+    assert loader.line_of_entry("a.items", "number", 4) is None
 
 
 def test_header_search_past_the_last_entry_finds_none() -> None:
@@ -458,6 +464,9 @@ def test_header_search_past_the_last_entry_finds_none() -> None:
     assert loader.header_line("company.piles", 4) == line_of(text, '[[company.piles]]\nkind = "restriction"')
     assert loader.header_line("company.piles", 5) is None
     assert loader.header_line("company.piles", 7) is None
+    # A plain table is its header's entry 0 only.
+    assert loader.header_line("display.doubt_values", 0) == line_of(text, "[display.doubt_values]")
+    assert loader.header_line("display.doubt_values", 1) is None
 
 
 def test_entry_search_past_the_last_entry_falls_back_to_the_value() -> None:

@@ -414,16 +414,16 @@ class _Loader:
         return None
 
     def line_of_entry(self, header: str, key: str, value: object) -> int | None:
-        """The line of `key = value` inside the first `[[header]]` block that holds it."""
+        """The line of `key = value` inside the first `[[header]]` block that holds it (its sub-tables included)."""
         header_re = re.compile(r"^\s*\[\[\s*" + re.escape(header) + r"\s*\]\]")
         key_re = re.compile(r"^\s*" + re.escape(key) + r"\s*=\s*" + re.escape(str(value)) + r"\s*(#.*)?$")
         inside = False
         for i, line in enumerate(self.lines, start=1):
             if header_re.match(line):
                 inside = True
-            elif line.lstrip().startswith("[[") or (line.lstrip().startswith("[") and not
-                                                    line.lstrip().startswith("[" + header.split(".")[0])):
-                inside = inside and line.lstrip().startswith("[" + header)
+            elif line.lstrip().startswith("["):
+                # Any other header ends the block, but a sub-table of the entry (`[company.cards.standard]`).
+                inside = inside and line.lstrip().startswith("[" + header + ".")
             if inside and key_re.match(line):
                 return i
         return None
