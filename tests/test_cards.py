@@ -284,6 +284,13 @@ BROKEN = [
     # Piles written inline whose first is not a table: the pile is named, at the line that writes the array.
     pytest.param(_PILES, "piles = [13, 17]", "piles = [13, 17]", "company.piles[0]", "expected a table, got int",
                  id="pile-not-a-table"),
+    # An effect that scores Profit, draws, lobbies or removes a Market card does so at least once.
+    pytest.param('name = "Sales Representative"\nkind = "sales"\nbudget = 2\ninvented = ["*"]\n'
+                 '  [company.cards.standard]\n  cost = 1\n  icon = "text"\n  effects = [ { op = "draw", count = 2 } ]',
+                 'name = "Sales Representative"\nkind = "sales"\nbudget = 2\ninvented = ["*"]\n'
+                 '  [company.cards.standard]\n  cost = 1\n  icon = "text"\n  effects = [ { op = "draw", count = 0 } ]',
+                 'number = 5\nname = "Sales Representative"', "company card 5.standard.effects[0].count",
+                 "must be at least 1", id="zero-draw-count"),
     # The line named is the pile entry's first key (the loader names an entry's line for the fields of its lists).
     pytest.param("cards = [13, 14, 15, 16]", 'cards = [13, "14", 15, 16]',
                  'kind = "print_media"\nname = "Print Media"',

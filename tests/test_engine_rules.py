@@ -38,7 +38,16 @@ from doubtspec.model.actions import (
     TrashCard,
     Unlobby,
 )
-from doubtspec.model.cards import AddDoubt, CardSet, DoubtGroup, TokenKind, Zone, default_cards_path, parse_cards
+from doubtspec.model.cards import (
+    AddDoubt,
+    CardSet,
+    DoubtGroup,
+    TokenKind,
+    Zone,
+    default_cards_path,
+    load_cards,
+    parse_cards,
+)
 from doubtspec.model.company import can_play_standard
 from doubtspec.model.engine import apply, chance_outcomes, current_actor, legal_actions, new_game, play
 from doubtspec.model.game import Game
@@ -86,6 +95,16 @@ def test_set_up_gives_each_place_one_count(game: Game) -> None:
         if current_actor(state) is not Actor.CHANCE:
             break
         state = apply(state, legal_actions(state)[0])
+
+
+def test_every_card_of_a_file_is_found_by_its_number() -> None:
+    """Cards are data: the engine finds every card of a file by its number, whether the highest number is even (the
+    shipped set's Movement cards end at 34) or odd (the tiny file's at 3)."""
+    for path in (None, Path(__file__).parent / "data" / "tiny.toml"):
+        cards = load_cards(path)
+        game = Game(cards)
+        assert all(game.company_card(n).number == n for n in cards.company)
+        assert all(game.movement_card(n).number == n for n in cards.movement)
 
 
 def ruled(state: GameState, *specs: str) -> GameState:
