@@ -194,6 +194,11 @@ BROKEN = [
                  "starting_deck = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 99]",
                  "starting_deck = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 99]", "company.starting_deck",
                  "card 99 is not defined in [[company.cards]]", id="deck-card-undefined"),
+    # A deck of defined cards that sorts after 1-12 (one check compared with `<`) is refused as well.
+    pytest.param("starting_deck = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]",
+                 "starting_deck = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13]",
+                 "starting_deck = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13]", "company.starting_deck",
+                 "Set-Up forms the deck from cards 1-12", id="starting-deck-past-12"),
     pytest.param('number = 1\nname = "Cigarette Labeling Act"', 'number = 0\nname = "Cigarette Labeling Act"',
                  'number = 0\nname = "Cigarette Labeling Act"', "goal G0.number", "must be at least 1",
                  id="goal-number-zero"),
@@ -605,6 +610,31 @@ def test_every_company_effect_loads_as_its_op(shipped: CardSet) -> None:
     assert checked > 60
 
 
+def test_every_company_card_loads_as_written(shipped: CardSet) -> None:
+    # The effects are compared above; this compares every other field of each card and side with a plain TOML
+    # reading, absent keys at the format's defaults (docs/cards.md): a loader whose default made every Reserve
+    # card stay, or ignore Loopholes, would change every Reshuffle Sequence without breaking an invariant.
+    raw = tomllib.loads(TEXT)
+    for card in raw["company"]["cards"]:
+        loaded = shipped.company[card["number"]]
+        where = f"company card {card['number']}"
+        assert (loaded.name, loaded.kind, loaded.budget) == (card["name"], card["kind"], card["budget"]), where
+        assert loaded.invented == tuple(card["invented"]), where
+        for side_name in ("standard", "reserve"):
+            side, loaded_side = card.get(side_name), getattr(loaded, side_name)
+            if side is None or loaded_side is None:
+                assert side is None and loaded_side is None, f"{where} {side_name}"
+                continue
+            assert (loaded_side.cost, loaded_side.icon.value) == (side["cost"], side["icon"]), f"{where} {side_name}"
+            trigger = None if loaded_side.trigger is None else loaded_side.trigger.value
+            assert trigger == side.get("trigger"), f"{where} {side_name}.trigger"
+        if loaded.reserve is not None:
+            written = card["reserve"]
+            assert loaded.reserve.stays == written.get("stays", False), f"{where} reserve.stays"
+            assert loaded.reserve.loopholes == written.get("loopholes", False), f"{where} reserve.loopholes"
+    assert len(raw["company"]["cards"]) == len(shipped.company)
+
+
 _COUNT_FIELDS = ("influence", "messaging", "agitation", "refresh", "research")
 
 
@@ -702,6 +732,24 @@ def test_a_one_row_chart_seeds_every_reshuffle_with_its_row(shipped: CardSet) ->
     display = dataclasses.replace(shipped.display, chart=shipped.display.chart[:1])
     for profit in (0, 5, 50):
         assert display.seed_for(profit) == shipped.display.chart[0].victims
+
+
+def test_a_file_of_cards_1_to_32_without_stacks_loads(tmp_path: Path) -> None:
+    """Company Set-Up 2 deals stacks only from cards past 32: with `stacks_dealt = 0` a file may define none of
+    them, and the Company's cards are exactly 1-32 (no check may ask for more)."""
+    head, *entries = TEXT.split("[[company.cards]]\n")
+    last, movement = entries[-1].split("[movement]\n", 1)
+    entries[-1] = last
+    kept = [entry for entry in entries if int(entry.split("\n", 1)[0].removeprefix("number = ")) <= 32]
+    assert len(kept) == 32 < len(entries)
+    text = head + "".join("[[company.cards]]\n" + entry for entry in kept) + "\n[movement]\n" + movement
+    path = tmp_path / "no-stacks.toml"
+    ban = '{ op = "ban", kind = "sponsorship" }'  # a Goal may only ban a kind some card has
+    assert text.count(ban) == 1
+    text = text.replace(ban, '{ op = "ban", kind = "television" }').replace("stacks_dealt = 7", "stacks_dealt = 0")
+    path.write_text(text, encoding="utf-8")
+    cards = load_cards(path)
+    assert sorted(cards.company) == list(range(1, 33)) and cards.stack_pairs == ()
 
 
 def test_as_many_stacks_as_pairs_is_accepted(tmp_path: Path) -> None:
