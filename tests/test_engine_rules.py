@@ -61,6 +61,7 @@ from doubtspec.model.steps import (
     DrawToHandSize,
     FillMarket,
     GoalSplit,
+    Messaging,
     Organize,
     ResolveEffect,
 )
@@ -703,6 +704,23 @@ def test_messaging_zones_ruling(base: GameState, choice: str) -> None:
         assert Message(Zone.ADULTS, 0, 2) in legal_actions(after)
 
 
+@pytest.mark.parametrize(("icons", "victims", "left"), [(3, 1, 2), (3, 2, 1), (4, 1, 3)])
+def test_messaging_on_any_zones_goes_on_with_the_icons_left(base: GameState, icons: int, victims: int,
+                                                              left: int) -> None:
+    """Messaging under messaging-zones=any-zones: the icon Messaging a zone did not use goes on to the next zone
+    (each Victim removed costs one, icons first), however many icons the Tableau showed."""
+    state = ruled(movement_turn(resupply(replace(arrange_movement(base, m_hand=()), influence=1, messaging=0,
+                                                 doubt=(0, 0, 1, 1), victims=(2, 3, 3, 0)))),
+                  "messaging-zones=any-zones")
+    at_step = play(state, MovementBuy(SPACE["messaging"], ()))
+    assert isinstance(at_step.pending[0], Messaging)
+    shown = replace(at_step, pending=(Messaging(icons), *at_step.pending[1:]))  # a Tableau showing `icons`
+    after = play(shown, Message(Zone.CHILDREN, 0, victims))
+    assert after.pending[0] == Messaging(left) and after.messaging == 0
+    assert Message(Zone.ADULTS, 0, left) in legal_actions(after)
+    assert Message(Zone.ADULTS, 0, left + 1) not in legal_actions(after)
+
+
 # --- Movement Rules > Pacing ----------------------------------------------------------------------
 
 
@@ -845,6 +863,20 @@ def test_setup_with_no_stacks_to_deal_starts_with_the_first_draw(tmp_path: Path)
     assert state.stacks == ()
     assert sorted(state.c_removed) == sorted(n for n in state.cards.company if n > 32)  # each odd/even pair
     assert chance_outcomes(state)
+
+
+@pytest.mark.parametrize("kind", [TokenKind.VICTIMS, TokenKind.DOUBT, TokenKind.INFLUENCE])
+def test_set_up_refuses_a_supply_one_piece_short(game: Game, kind: TokenKind) -> None:
+    """Set-Up places Victims, Doubt and the Movement's Influence from piece-limited supplies: a card set built in
+    code (the loader refuses such a file first) whose supply is one piece short of Set-Up is refused, not
+    started with a negative supply."""
+    cards = game.cards
+    placed = {TokenKind.VICTIMS: sum(cards.display.setup_victims), TokenKind.DOUBT: sum(cards.display.setup_doubt),
+              TokenKind.INFLUENCE: cards.rules.movement_starting_influence}
+    short = replace(cards, supply={**cards.supply, kind: placed[kind] - 1})
+    with pytest.raises(ValueError, match="cannot cover Set-Up"):
+        new_game(short)
+    assert new_game(replace(cards, supply={**cards.supply, kind: placed[kind]})).supply_of(kind) == 0
 
 
 def test_setup_with_one_stack_deals_it_and_removes_the_other_pairs(tmp_path: Path) -> None:
