@@ -23,13 +23,17 @@ from doubtspec.errors import CardFileError
 from doubtspec.model.cards import (
     NAMED_EFFECTS,
     AddDoubt,
+    AddRestriction,
     AddVictims,
+    Ban,
     BonusKind,
     CardSet,
     CompanyEffect,
     Counts,
     Discount,
     DrawCards,
+    GainFlight,
+    GainInfluence,
     GoalEffect,
     HandSize,
     Icon,
@@ -633,6 +637,48 @@ def test_every_company_card_loads_as_written(shipped: CardSet) -> None:
             assert loaded.reserve.stays == written.get("stays", False), f"{where} reserve.stays"
             assert loaded.reserve.loopholes == written.get("loopholes", False), f"{where} reserve.loopholes"
     assert len(raw["company"]["cards"]) == len(shipped.company)
+
+
+_GOAL_OPS: dict[str, tuple[type, str]] = {
+    "ban": (Ban, "kind"), "restriction": (AddRestriction, "count"), "hand_size": (HandSize, "amount"),
+    "flight": (GainFlight, "count"), "influence": (GainInfluence, "count")}
+"""Each Goal effect `op` of the card file format (docs/cards.md): the effect it loads as and its one value's key."""
+
+
+def test_the_rest_of_the_file_loads_as_written(shipped: CardSet) -> None:
+    # The cards are compared above; this compares every other section with a plain TOML reading. Both the engine
+    # and the catalog read what the loader made, so a number read into the wrong place (a rule, a piece limit, a
+    # Doubt value, a chart row, a Market space, a Goal) changes the game without breaking an invariant.
+    raw = tomllib.loads(TEXT)
+    meta = raw["meta"]
+    assert (shipped.name, shipped.version, shipped.provisional) == (meta["name"], meta["version"], meta["provisional"])
+    assert dataclasses.asdict(shipped.rules) == raw["rules"]
+    assert {kind.value: count for kind, count in shipped.supply.items()} == raw["supply"]
+    display, written = shipped.display, raw["display"]
+    assert [list(values) for values in display.doubt_values] == [written["doubt_values"][z.key] for z in Zone]
+    assert list(display.setup_victims) == [written["setup_victims"][z.key] for z in Zone]
+    assert list(display.setup_doubt) == [written["setup_doubt"][z.key] for z in Zone]
+    assert [(row.min_profit, list(row.victims)) for row in display.chart] == [
+        (row["min_profit"], [row["victims"].get(z.key, 0) for z in Zone]) for row in written["acceptance_chart"]]
+    assert shipped.starting_deck == tuple(raw["company"]["starting_deck"])
+    numbers = sorted(card["number"] for card in raw["company"]["cards"])
+    assert list(shipped.stack_pairs) == [(n, n + 1) for n in numbers if n > 32 and n % 2]  # Company Set-Up 2
+    assert [(p.kind, p.name, list(p.cards)) for p in shipped.piles] == [
+        (p["kind"], p["name"], p["cards"]) for p in raw["company"]["piles"]]
+    assert shipped.movement_starting == tuple(raw["movement"]["starting_cards"])
+    assert [(m.row, m.cost, m.action.value) for m in shipped.market] == [
+        (m["row"], m["cost"], m["action"]) for m in raw["movement"]["market"]]
+    assert len(shipped.goals) == len(raw["goals"])
+    for goal in raw["goals"]:
+        loaded, where = shipped.goals[goal["number"]], f"goal G{goal['number']}"
+        assert (loaded.name, loaded.cost, loaded.points) == (goal["name"], goal["cost"], goal["points"]), where
+        assert loaded.invented == tuple(goal["invented"]), where
+        ops = [_GOAL_OPS[effect["op"]] for effect in goal["effects"]]
+        assert [(type(e), getattr(e, key)) for e, (_, key) in zip(loaded.effects, ops, strict=True)] == [
+            (kind, effect[key]) for effect, (kind, key) in zip(goal["effects"], ops, strict=True)], where
+        passive = goal.get("passive", {})
+        assert {f.name: getattr(loaded.passive, f.name) for f in dataclasses.fields(Counts)} == {
+            f.name: passive.get(f.name, 0) for f in dataclasses.fields(Counts)}, where
 
 
 _COUNT_FIELDS = ("influence", "messaging", "agitation", "refresh", "research")
