@@ -473,6 +473,15 @@ def test_entry_search_passes_other_tables() -> None:
     assert loader.line_of_entry("a.items", "number", 4) is None
 
 
+def test_an_inline_arrays_entry_is_named_at_the_line_that_writes_the_array() -> None:
+    # Entries written as an inline array have no header: an entry is named at the array's key, for a top-level
+    # array (one part, no dot) as for a table's.
+    text = 'goals = [ { number = 1 }, { number = "x" } ]\n[movement]\nmarket = [ { row = 1 } ]\n'
+    loader = _Loader(tomllib.loads(text), text, "synthetic.toml")
+    assert loader.entry_line("goals", 1, "number", "x") == 1
+    assert loader.entry_line("movement.market", 0, "row", 1) == 3
+
+
 def test_header_search_past_the_last_entry_finds_none() -> None:
     # An entry the file does not write (an inline array's, or one past the last header) has no header line.
     text = SHIPPED.read_text(encoding="utf-8")
