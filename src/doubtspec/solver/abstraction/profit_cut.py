@@ -27,16 +27,26 @@ so nothing real play could exceed is asserted; the bounds are checked against en
 cannot reach 70 (CP-SAT: at most 54 Profit after round 4 from any such state), so turn 4 is proved; the same on
 `tests/data/large.toml` (6, 17, 30; 60 to win). With a long budget, round 4 by cases: at most 45 on the shipped
 set, and turn 5 follows (about 360 CPU-seconds in all); 44 on the large file, where turn 5 does not.
+
+**Kept from one question to the next** (`proof_cache`): every maximum a bound rests on (a round's potential, the
+measures, each case's bound) is kept as the proof "at most B" of its formulas within the box, and the loops' box as
+its UNSAT answer, so that a later question on the same card file, rulings and code takes them instead of asking
+CP-SAT (a fact from the store says "kept from an earlier question" and rests on the same lemmas). On a budget
+too short for the cases (`CASES_MIN_S`) the round's cases are taken from the store alone (`_by_cases`'s
+`stored_only`): nothing long is asked, and a case with nothing stored leaves the round open as before. The target's
+search and turn 5's check from the bound (Z3, about 10 and 2 CPU-seconds) are made again: the cases from the store
+need no target, and the check is what proves the turn.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import z3
 
-from doubtspec.solver.abstraction import cpsat
+from doubtspec.solver.abstraction import cpsat, proof_cache
 from doubtspec.solver.abstraction.company import PROFIT, ZONES, CompanyLayout, _score
 from doubtspec.solver.abstraction.company_schedules import (
     SEQUENCE_RLIMIT,
@@ -84,9 +94,14 @@ CASES_MIN_S = 300.0
 several CPU-minutes (the measures after round 3 about 45, the loops' box about 18, the case with a Sequence and no
 mid-play reshuffle over rounds 0..4 about 115, the target 45 being its optimum; about 360 in all), so a question of
 120 s never asks it. With 150 s, `profit --by-turn 5 --timeout 600` started the cases and did not finish them
-(turn 4 only, 525 s wall, 374 CPU-seconds under a load of 6-7), so the gate stays."""
+(turn 4 only, 525 s wall, 374 CPU-seconds under a load of 6-7), so the gate stays. Under it the cases are taken
+from the proof store alone, when an earlier question proved them (`_by_cases`'s `stored_only`)."""
 CASES_WORK = 120.0
 """CP-SAT's deterministic-time limit for each maximum of `ProfitCut._by_cases`."""
+MAXIMUM_KIND = "cpsat-maximum"
+"""The kind of CP-SAT's maxima in the proof store's keys (`proof_cache.record_at_most`)."""
+STORED = "kept from an earlier question"
+"""How a fact taken from the proof store says so (the star cut's words, `ScheduleProver._prove_by_cpsat`)."""
 MEASURE_WORK = 30.0
 """CP-SAT's deterministic-time limit for each of `measures` (`ProfitCut.bound_measures`). Shipped set after round 3,
 each optimal: cards owned 29 (7.8 CPU-seconds), in the Reserve 3 (5.0), Victims on the display 17 (26.2), children
@@ -149,6 +164,9 @@ class ProfitCut:
     """Round to its target (`target`), once searched (None: no bound under the threshold proves the next turn)."""
     _learned: set[int] = field(default_factory=set)
     """Rounds whose Sequence and mid-play reshuffle facts were asked."""
+    _looked_up: set[tuple[str, int]] = field(default_factory=set)
+    """("cpsat" or "cases", round) whose bound was looked up in the proof store alone (`stored_only`): not again,
+    as nothing this process proves in between is stored without the same call having it at hand."""
 
     def objective(self, r: int) -> z3.ArithRef:
         """The potential after round `r`, plus the threshold when the Profit Victory latch is set: below the
@@ -193,9 +211,16 @@ class ProfitCut:
 
     def _prove_bound(self, r: int, budget: Budget, cpsat: bool) -> bool:
         """The least potential bound after round `r` that one of the ways proves (see the module)."""
-        if cpsat and budget.left() >= CUT_CPSAT_MIN_S and self._by_cpsat(r, budget):
+        if cpsat and budget.left() >= CUT_CPSAT_MIN_S:
+            if self._by_cpsat(r, budget):
+                return True
+        elif self._by_cpsat(r, budget, stored_only=True):
             return True
-        if cpsat and budget.left() >= CASES_MIN_S and self._by_cases(r, budget):
+        if cpsat and budget.left() >= CASES_MIN_S:
+            if self._by_cases(r, budget):
+                return True
+        elif self._by_cases(r, budget, stored_only=True):
+            # too short a budget for the cases' maxima (several CPU-minutes): those an earlier question proved
             return True
         before = self.at_most.get(r - 1, 0)
         undecided = 0
@@ -219,23 +244,31 @@ class ProfitCut:
             undecided += result == z3.unknown
         return False
 
-    def _by_cpsat(self, r: int, budget: Budget) -> bool:
+    def _by_cpsat(self, r: int, budget: Budget, stored_only: bool = False) -> bool:
         """CP-SAT's largest potential over rounds 0..`r` (`cpsat.maximize`), proved as the round's bound: at once
-        when CP-SAT proved it optimal, else by CP-SAT's "no" to a larger one (`ScheduleProver._prove_by_cpsat`)."""
+        when CP-SAT proved it optimal, else by CP-SAT's "no" to a larger one (`ScheduleProver._prove_by_cpsat`).
+        An optimum is kept in the proof store (`proof_cache.record_at_most`) and taken from it by a later question
+        on the same formulas. `stored_only`: only the store is asked (the box too), no check is made."""
         prover = self.prover
         if r in self._cpsat_asked:
             return False
-        self._cpsat_asked.add(r)
+        if stored_only:
+            if proof_cache.directory() is None or ("cpsat", r) in self._looked_up:
+                return False
+            self._looked_up.add(("cpsat", r))
+        else:
+            self._cpsat_asked.add(r)
         if prover._box is None and prover._template is not None:
             # The box once, with a cap of its own: within the prover's 20 s of wall time it failed under load.
             started = time.perf_counter(), time.process_time()
-            holds = cpsat.prove_box(prover.system, prover._template, cpsat.Box(), budget, prover._mid_reshuffle(),
-                                    cap_s=BOX_CAP_S)
+            holds = prover._prove_box(cpsat.Box(), budget, cap_s=BOX_CAP_S, stored_only=stored_only)
             self._timed("the box (CP-SAT's domains)", z3.unsat if holds else z3.unknown, started)
-            if not holds and budget.expired():
-                self._cpsat_asked.discard(r)  # cut off by the budget: a later call asks again
+            if not holds and (stored_only or budget.expired()):
+                self._cpsat_asked.discard(r)  # not asked, or cut off by the budget: a later call asks again
                 return False
             prover._box = holds
+        if stored_only and prover._box is not True:
+            return False
         free = [z3.Not(mid_reshuffle_at(k)) for k in range(1, r + 1)] if prover._mid_reshuffle() is not None else []
         if not LOOPS_FOR_CPSAT and not all(any(f.formula.eq(g) for f in prover.facts) for g in free):
             self._timed(f"CP-SAT not asked: a mid-play reshuffle not ruled out in rounds 1..{r}", None,
@@ -249,10 +282,22 @@ class ProfitCut:
                    if isinstance(allowed, LoopBounds) else [])
         box, variables = cpsat.Box(), frozenset(prover.system.variables)
         started = time.perf_counter(), time.process_time()
+        formulas = [*prover.formulas(r, numbered=False), *bounded]
+        problem, stored = self._stored_maximum(formulas, self.objective(r))
+        if stored is not None and stored < self.threshold:
+            text = f"potential at most {stored} after round {r}, no Profit Victory yet"
+            self._timed(f"largest potential after round {r}: at most {stored} ({STORED})", None, started)
+            prover.facts.append(RoundFact(r, self.bound(r, stored), f"{text} (CP-SAT, {STORED})"))
+            prover.used_box = True
+            prover.used_loops = prover.used_loops or bool(bounded)
+            self.at_most[r] = stored
+            return True
+        if stored_only:
+            self._timed(f"largest potential after round {r}: not in the proof store", None, started)
+            return False
         try:
-            best = cpsat.maximize([*prover.formulas(r, numbered=False), *bounded], self.objective(r),
-                                  lambda name: box.domain(name, variables), budget, CPSAT_CAP_S,
-                                  work_limit=CPSAT_WORK)
+            best = cpsat.maximize(formulas, self.objective(r), lambda name: box.domain(name, variables), budget,
+                                  CPSAT_CAP_S, work_limit=CPSAT_WORK)
         except cpsat.Untranslatable:
             return False
         prover.checks += 1
@@ -268,6 +313,7 @@ class ProfitCut:
             prover.facts.append(RoundFact(r, self.bound(r, value), f"{text} (CP-SAT, optimal)"))
             prover.used_box = True
             prover.used_loops = prover.used_loops or bool(bounded)
+            proof_cache.record_at_most(problem, value, f"{text} (CP-SAT, optimal)")
         else:
             started = time.perf_counter(), time.process_time()
             result = prover._prove_by_cpsat(r, self.bound(r, value), text, budget, 0.0)
@@ -277,14 +323,17 @@ class ProfitCut:
         self.at_most[r] = value
         return True
 
-    def bound_measures(self, r: int, budget: Budget) -> dict[str, int]:
+    def bound_measures(self, r: int, budget: Budget, stored_only: bool = False) -> dict[str, int]:
         """CP-SAT's largest value of each of `measures` after round `r`, over rounds 0..`r` with every fact proved
         so far; each one CP-SAT proves optimal is added as a fact of round `r` (the same trust as the potential's
         bound: the box lemma). Asked only within the box: once the box is proved and rounds 1..`r` are proved free
         of mid-play reshuffles (else nothing is asked). Returns the bounds proved.
 
         Asked by `_by_cases` for the round before: from a free state after round 3 that meets them, one round without
-        a mid-play reshuffle reaches a potential of 60 on the shipped set, where it reaches 74 without them."""
+        a mid-play reshuffle reaches a potential of 60 on the shipped set, where it reaches 74 without them.
+
+        Each optimum is kept in the proof store and taken from it by a later question on the same formulas (5-26
+        CPU-seconds each on the shipped set); `stored_only`: only the store is asked."""
         prover = self.prover
         if prover.layout is None or prover._box is not True or not budget.can_start():
             return {}
@@ -298,9 +347,19 @@ class ProfitCut:
             if not budget.can_start():
                 break
             started = time.perf_counter(), time.process_time()
+            formulas = prover.formulas(r, numbered=False)
+            problem, stored = self._stored_maximum(formulas, term)
+            if stored is not None:
+                self._timed(f"largest {name} after round {r}: at most {stored} ({STORED})", None, started)
+                prover.facts.append(RoundFact(r, term <= stored,
+                                              f"at most {stored} {name} after round {r} (CP-SAT, {STORED})"))
+                prover.used_box = True
+                proved[name] = stored
+                continue
+            if stored_only:
+                continue  # the facts after it would differ from those stored: the other measures are missed too
             try:
-                best = cpsat.maximize(prover.formulas(r, numbered=False), term,
-                                      lambda name: box.domain(name, variables), budget, CPSAT_CAP_S,
+                best = cpsat.maximize(formulas, term, lambda name: box.domain(name, variables), budget, CPSAT_CAP_S,
                                       work_limit=MEASURE_WORK)
             except cpsat.Untranslatable:
                 return proved
@@ -309,10 +368,20 @@ class ProfitCut:
                         f"{' (optimal)' if best.optimal else ''} (CP-SAT)", None, started)
             if best.optimal and best.at_most is not None:
                 value = max(best.at_most, 0)
-                prover.facts.append(RoundFact(r, term <= value, f"at most {value} {name} after round {r} (CP-SAT)"))
+                text = f"at most {value} {name} after round {r} (CP-SAT)"
+                prover.facts.append(RoundFact(r, term <= value, text))
                 prover.used_box = True
                 proved[name] = value
+                proof_cache.record_at_most(problem, value, text)
         return proved
+
+    def _stored_maximum(self, formulas: list[z3.BoolRef], objective: z3.ArithRef) -> tuple[str, int | None]:
+        """The proof store's key of CP-SAT's maximum of `objective` over `formulas` within the box (the box's limits
+        and the state variables among its parameters, as for the star cut's asks), and the bound an earlier question
+        proved of it (None: none kept, or the store is off; then the key is "")."""
+        problem = proof_cache.key_when_on(MAXIMUM_KIND, [*formulas, objective], cpsat.Box(),
+                                          sorted(self.prover.system.variables))
+        return problem, proof_cache.known_at_most(problem)
 
     def _free_round(self, r: int, extra: list[z3.BoolRef]) -> list[z3.BoolRef]:
         """Round `r` alone from any state that meets the lemmas and the facts proved of round `r`-1, with the facts
@@ -373,7 +442,7 @@ class ProfitCut:
                     None, started)
         return found
 
-    def _by_cases(self, r: int, budget: Budget) -> bool:
+    def _by_cases(self, r: int, budget: Budget, stored_only: bool = False) -> bool:
         """The potential after round `r`, a round not proved free of mid-play reshuffles, bounded by cases: a
         Reshuffle Sequence in round `r` or not, times a mid-play reshuffle in it or not (Company's Turn: Draw
         Phase; a draw in the Play Phase with the deck empty reshuffles without a Sequence). The cases cover every
@@ -392,20 +461,33 @@ class ProfitCut:
         over the whole history ends the round's cases at once (no bound they could give proves the next turn).
         Without a target (no bound under the threshold proves the next turn) each maximum is asked to its
         optimum, as it was. A bound CP-SAT proves is used whether or not it proved it optimal (its objective
-        bound holds at every point of its search, the same trust as its "infeasible")."""
+        bound holds at every point of its search, the same trust as its "infeasible").
+
+        Every bound a case keeps is kept in the proof store too (`proof_cache.record_at_most`), with the measures
+        and the loops' box, and a later question on the same formulas takes them from it. `stored_only` (a budget
+        too short for the cases' maxima): the measures, the loops' box and the cases' bounds are taken from the
+        store alone, and no maximum is asked; the target is not searched either (the bound is the largest case's,
+        and `prove_turn` then proves the next turn from it or not). A case with nothing stored leaves the round
+        open, for a later call that may ask."""
         prover = self.prover
         if r in self._cases_asked:
             return False
-        self._cases_asked.add(r)
+        if stored_only:
+            if proof_cache.directory() is None or ("cases", r) in self._looked_up:
+                return False
+            self._looked_up.add(("cases", r))
+        else:
+            self._cases_asked.add(r)
         if (r - 1 not in self.at_most or prover._mid_reshuffle() is None or prover._box is not True
                 or r > cpsat.Box().max_rounds or not budget.can_start()):
             return False
         if not all(prover._has_fact(z3.Not(mid_reshuffle_at(k))) for k in range(1, r)):
             return False
-        if r - 1 not in self._measured and "Victims on the display" in self.bound_measures(r - 1, budget):
-            self._measured.add(r - 1)  # else (cut off by the budget) a later call asks again
+        if r - 1 not in self._measured and "Victims on the display" in self.bound_measures(r - 1, budget,
+                                                                                            stored_only):
+            self._measured.add(r - 1)  # else (cut off by the budget, or not stored) a later call asks again
         started = time.perf_counter(), time.process_time()
-        loops = prover._loop_box_allowed(budget)
+        loops = prover._loop_box_allowed(budget, stored_only)
         self._timed("the shrink of looping plays and the box over every round", z3.unsat if loops else z3.unknown,
                     started)
         if not isinstance(loops, LoopBounds):
@@ -418,28 +500,46 @@ class ProfitCut:
         def named(seq: bool, mid: bool) -> str:
             return f"{'a' if seq else 'no'} Sequence, {'a' if mid else 'no'} mid-play reshuffle in round {r}"
 
+        def round_alone(seq: bool, mid: bool) -> list[z3.BoolRef]:
+            """The case over round `r` alone, from any state that meets round `r`-1's facts."""
+            return self._free_round(r, [*cases[seq, mid], *(loops.at(f"@{r}") if mid else [])])
+
+        def history(seq: bool, mid: bool) -> list[z3.BoolRef]:
+            """The case over rounds 0..`r`."""
+            return [*prover.formulas(r, numbered=False), *cases[seq, mid], *(every if mid else [])]
+
+        if stored_only:
+            return self._cases_from_store(r, {case: [round_alone(*case), history(*case)] for case in cases}, named)
+
         target = self.target(r, budget)
         if target is None and r not in self._targets:
             self._cases_asked.discard(r)  # the target's search was cut off by the budget: a later call asks again
             return False
 
         def bounded(key: tuple[int, bool, bool, bool], formulas: list[z3.BoolRef], text: str) -> int | None:
-            """The case's bound: kept from an earlier call, else CP-SAT's, down to the target (None: no bound
-            proved; a bound above the target is kept only when CP-SAT proved it optimal, so that a kept bound
-            above the target says no bound of the case will do)."""
+            """The case's bound: kept from an earlier call or question (the proof store), else CP-SAT's, down to the
+            target (None: no bound proved; a bound above the target is kept only when CP-SAT proved it optimal, so
+            that a kept bound above the target says no bound of the case will do)."""
             if key in self._case_maxima:
                 return self._case_maxima[key]
+            started = time.perf_counter(), time.process_time()
+            problem, stored = self._stored_maximum(formulas, self.objective(r))
+            if stored is not None:
+                self._timed(f"largest potential after round {r}, {text}: at most {stored} ({STORED})", None, started)
+                self._case_maxima[key] = stored
+                return stored
             best = self._maximum(formulas, r, text, budget, target)
             if best is None or best.at_most is None:
                 return None
             value = max(best.at_most, 0)
             if best.optimal or (target is not None and value <= target):
                 self._case_maxima[key] = value
+                proof_cache.record_at_most(problem, value, f"potential at most {value} after round {r}, {text}")
             return value
 
         values: dict[tuple[bool, bool], int] = {}
-        for (seq, mid), case in cases.items():
-            value = bounded((r, seq, mid, False), self._free_round(r, [*case, *(loops.at(f"@{r}") if mid else [])]),
+        for seq, mid in cases:
+            value = bounded((r, seq, mid, False), round_alone(seq, mid),
                             f"{named(seq, mid)}, from round {r - 1}'s facts")
             if value is None:
                 if budget.expired():
@@ -456,9 +556,7 @@ class ProfitCut:
             if largest in whole or (target is not None and values[largest] <= target):
                 break
             whole.add(largest)
-            seq, mid = largest
-            value = bounded((r, seq, mid, True), [*prover.formulas(r, numbered=False), *cases[largest],
-                                                  *(every if mid else [])], f"{named(seq, mid)}, over rounds 0..{r}")
+            value = bounded((r, *largest, True), history(*largest), f"{named(*largest)}, over rounds 0..{r}")
             if value is not None:
                 values[largest] = min(values[largest], value)
             elif budget.expired():
@@ -472,13 +570,34 @@ class ProfitCut:
         if target is not None and value > target:
             self._cases_asked.discard(r)  # cut off by the budget before the cases reached the target
             return False
+        return self._cases_bound(r, value, "by cases")
+
+    def _cases_bound(self, r: int, value: int, how: str) -> bool:
+        """The largest of round `r`'s case bounds added as its potential bound (when under the threshold)."""
         if value >= self.threshold:
             return False
         text = f"potential at most {value} after round {r}, no Profit Victory yet"
-        prover.facts.append(RoundFact(r, self.bound(r, value), f"{text} (CP-SAT, by cases)"))
-        prover.used_box = prover.used_loops = True
+        self.prover.facts.append(RoundFact(r, self.bound(r, value), f"{text} (CP-SAT, {how})"))
+        self.prover.used_box = self.prover.used_loops = True
         self.at_most[r] = value
         return True
+
+    def _cases_from_store(self, r: int, asked: dict[tuple[bool, bool], list[list[z3.BoolRef]]],
+                          named: Callable[[bool, bool], str]) -> bool:
+        """`_by_cases` from the proof store alone: each case's least bound kept from an earlier question (over
+        round `r` alone or over rounds 0..`r`: `asked`, the case's formulas each way), none asked; False when a
+        case has none (nothing is added then)."""
+        values: dict[tuple[bool, bool], int] = {}
+        for case, ways in asked.items():
+            started = time.perf_counter(), time.process_time()
+            found = [stored for stored in (self._stored_maximum(formulas, self.objective(r))[1] for formulas in ways)
+                     if stored is not None]
+            self._timed(f"largest potential after round {r}, {named(*case)}: "
+                        + (f"at most {min(found)} ({STORED})" if found else "not in the proof store"), None, started)
+            if not found:
+                return False
+            values[case] = min(found)
+        return self._cases_bound(r, max(values.values()), f"by cases, {STORED}")
 
     def _round_facts(self, r: int, budget: Budget) -> None:
         """The round's Sequence and mid-play reshuffle facts, as a turn would learn them (each limited by

@@ -3,14 +3,23 @@
 Some checks of the star cut depend only on the card file and the round template, and cost the same on every
 question: the box that makes CP-SAT's "no" a proof (`cpsat.prove_box`, 4-7 CPU-seconds), the Messaging caps
 (`messaging_caps.prove_caps`, 4-6) and, when the facts before it come out the same, CP-SAT's ask of a round's star
-bound (tens of CPU-seconds on `tests/data/large.toml`). Each is an UNSAT answer about one set of formulas. This
-store remembers such answers: a check whose key is stored is not made again.
+bound (tens of CPU-seconds on `tests/data/large.toml`). The Profit cut's are the same kind: the loops' box
+(`ScheduleProver._loop_box_allowed`, about 18) and CP-SAT's maxima (`cpsat.maximize`: a round's potential, the
+measures, round 4's cases; several CPU-minutes in all on the shipped set). Each is an UNSAT answer about one set of
+formulas (a maximum "at most B" is one: the formulas with the objective at least B + 1 have no solution within the
+box). This store remembers such answers: a check whose key is stored is not made again.
 
 **The key** is the SHA-256 of the problem's own text (each formula's S-expression, in order, with its
 parameters), the Z3 version and the code's version (`code_version`: a hash of every source file of the
 `doubtspec` package), so a changed card file, ruling, fact, lemma or line of code gives another key. Only UNSAT
 answers are stored ("possible" and "undecided" depend on limits and seeds, and are made again), so what a stored
 key stands for is a proof that was made, of exactly that problem, by exactly that code.
+
+**A maximum's bound** is stored twice (`record_at_most`): the proof, "at most B", under the key of the maximum's
+problem with the kind and B among its parameters (`at_most_key`), and beside it, under the key of the problem
+without B, which B to look up (a pointer, never believed on its own: `known_at_most` believes a bound only when its
+proof is stored too). A question after the first does not know B before it asks, so it needs the pointer; it keeps
+the least bound recorded.
 
 **Where.** `$DOUBTSPEC_PROOF_CACHE` if set (`off` disables the store), else `$XDG_CACHE_HOME/doubtspec/proofs`,
 else `~/.cache/doubtspec/proofs`. One small file per answer, named by its key, written to a temporary file and
@@ -91,6 +100,13 @@ def key_when_on(kind: str, formulas: Iterable[z3.ExprRef], *parameters: object) 
     return key(kind, formulas, *parameters) if directory() is not None else ""
 
 
+def at_most_key(problem: str, bound: int) -> str:
+    """The key of "the maximum with key `problem` (`key` of its kind, formulas, objective and parameters) is at most
+    `bound`": the problem's formulas with its objective at least `bound` + 1 have no solution. "" when `problem` is
+    "" (made while the store was off)."""
+    return key("at most", (), problem, bound) if problem else ""
+
+
 def _path(folder: Path, problem: str) -> Path:
     return folder / problem[:2] / f"{problem}.json"
 
@@ -120,3 +136,38 @@ def record_unsat(problem: str, what: str) -> None:
     except OSError:
         return
     COUNTS.writes += 1
+
+
+def known_at_most(problem: str) -> int | None:
+    """The least bound stored for the maximum with key `problem` (see `at_most_key`), or None: read from the
+    pointer kept under `problem` and believed only when its proof is stored as well."""
+    folder = directory()
+    if folder is None or not problem:
+        return None
+    try:
+        pointer = json.loads(_path(folder, problem).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not (isinstance(pointer, dict) and pointer.get("format") == FORMAT and pointer.get("answer") == "at most"):
+        return None
+    bound = pointer.get("bound")
+    if not isinstance(bound, int) or isinstance(bound, bool) or not known_unsat(at_most_key(problem, bound)):
+        return None
+    return bound
+
+
+def record_at_most(problem: str, bound: int, what: str) -> None:
+    """Remember that the maximum with key `problem` is at most `bound` (CP-SAT refuted every larger value within
+    the box): its proof under `at_most_key`, then the pointer to it under `problem`, unless a bound as low is kept."""
+    folder = directory()
+    if folder is None or not problem:
+        return
+    known = known_at_most(problem)
+    if known is not None and known <= bound:
+        return
+    record_unsat(at_most_key(problem, bound), what)
+    try:
+        atomic_write_text(_path(folder, problem),
+                          json.dumps({"format": FORMAT, "answer": "at most", "bound": bound, "check": what}) + "\n")
+    except OSError:
+        return
