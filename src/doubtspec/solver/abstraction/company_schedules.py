@@ -765,17 +765,24 @@ class ScheduleProver:
         return TurnProof(turn, verdict, self.name, time.perf_counter() - started, tuple(self.lemma_names()),
                          concrete=False)
 
-    def _check_from_cut(self, r: int, k: int, budget: Budget) -> z3.CheckSatResult:
+    def _check_from_cut(self, r: int, k: int, budget: Budget, own_context: bool = False) -> z3.CheckSatResult:
         """Turn `k`'s target over rounds `r`+1..`k` only, from any state after round `r` that meets the lemmas and
         the facts proved of that round (its star bound among them): a subset of the whole check's formulas, so its
         UNSAT is the whole check's. Two rounds from a free state are far smaller for Z3 than rounds 0..k (on the
-        shipped set turn 5's whole check is undecided after 3 s; this one takes 0.3 CPU-seconds)."""
-        solver = z3.SolverFor("QF_LIA")
-        solver.add(self.system.invariant(self.state(r)),
-                   *[fact.formula for fact in self.facts if fact.round == r],
-                   *[formula for formulas in self._rounds[r + 1: k + 1] for formula in formulas],
-                   *[fact.formula for fact in self.facts if r < fact.round <= k],
-                   self.system.target(self.state(k)))
+        shipped set turn 5's whole check is undecided after 3 s; this one takes 0.3 CPU-seconds). `own_context`:
+        in a Z3 context of its own (the Profit cut's: see `profit_cut.ProfitCut._z3`)."""
+        formulas = [self.system.invariant(self.state(r)),
+                    *[fact.formula for fact in self.facts if fact.round == r],
+                    *[formula for formulas in self._rounds[r + 1: k + 1] for formula in formulas],
+                    *[fact.formula for fact in self.facts if r < fact.round <= k],
+                    self.system.target(self.state(k))]
+        if own_context:
+            context = z3.Context()
+            solver = z3.SolverFor("QF_LIA", ctx=context)
+            solver.add(*[formula.translate(context) for formula in formulas])
+        else:
+            solver = z3.SolverFor("QF_LIA")
+            solver.add(*formulas)
         solver.set("random_seed", self._seed)
         solver.set("timeout", budget.z3_ms(FACT_RLIMIT_WALL_S))
         solver.set("rlimit", FACT_RLIMIT)

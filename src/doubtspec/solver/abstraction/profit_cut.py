@@ -178,8 +178,16 @@ class ProfitCut:
         return self.objective(r) <= value
 
     def _z3(self, formulas: list[z3.BoolRef], budget: Budget, rlimit: int = PROFIT_RLIMIT) -> z3.CheckSatResult:
-        solver = z3.SolverFor("QF_LIA")
-        solver.add(*formulas)
+        """One check within `rlimit` of Z3's resource count, in a Z3 context of its own. Z3's answer within a
+        resource limit depends on the terms its context already holds, and what the proof store spares a later
+        question (CP-SAT's solutions, checked by Z3; the box's checks) changes those: in the shared context, round
+        2's "a Reshuffle Sequence" was undecided in a question that asked CP-SAT and proved in one that took its
+        maxima from the store, so the facts, and with them the keys of every maximum after it, differed. In a
+        context of its own the answer depends on the formulas alone (the same holds for the turns' checks from a
+        bound: `ScheduleProver._check_from_cut`'s `own_context`)."""
+        context = z3.Context()
+        solver = z3.SolverFor("QF_LIA", ctx=context)
+        solver.add(*[formula.translate(context) for formula in formulas])
         solver.set("rlimit", rlimit)
         solver.set("timeout", budget.z3_ms(RLIMIT_WALL_S))
         self.prover.checks += 1
@@ -427,7 +435,7 @@ class ProfitCut:
             trial = RoundFact(r, self.bound(r, value), f"potential at most {value} after round {r} (tried)")
             prover.facts.append(trial)
             try:
-                proved = prover._check_from_cut(r, r + 1, budget) == z3.unsat
+                proved = prover._check_from_cut(r, r + 1, budget, own_context=True) == z3.unsat
             finally:
                 del prover.facts[next(i for i, fact in enumerate(prover.facts) if fact is trial)]
             if proved:
@@ -643,7 +651,7 @@ class ProfitCut:
         cut = max((r for r in self.at_most if r < turn), default=0)
         if cut > 0 and budget.can_start():
             prover._unroll(turn)
-            result = prover._check_from_cut(cut, turn, budget)
+            result = prover._check_from_cut(cut, turn, budget, own_context=True)
             self._timed(f"turn {turn} from the bound after round {cut}", result, started)
             if result == z3.unsat:
                 verdict = TurnVerdict.IMPOSSIBLE
