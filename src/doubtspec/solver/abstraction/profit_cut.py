@@ -523,6 +523,7 @@ class ProfitCut:
         if target is None and r not in self._targets:
             self._cases_asked.discard(r)  # the target's search was cut off by the budget: a later call asks again
             return False
+        from_store: list[tuple[int, bool, bool, bool]] = []
 
         def bounded(key: tuple[int, bool, bool, bool], formulas: list[z3.BoolRef], text: str) -> int | None:
             """The case's bound: kept from an earlier call or question (the proof store), else CP-SAT's, down to the
@@ -535,6 +536,7 @@ class ProfitCut:
             if stored is not None:
                 self._timed(f"largest potential after round {r}, {text}: at most {stored} ({STORED})", None, started)
                 self._case_maxima[key] = stored
+                from_store.append(key)
                 return stored
             best = self._maximum(formulas, r, text, budget, target)
             if best is None or best.at_most is None:
@@ -578,7 +580,9 @@ class ProfitCut:
         if target is not None and value > target:
             self._cases_asked.discard(r)  # cut off by the budget before the cases reached the target
             return False
-        return self._cases_bound(r, value, "by cases")
+        # an answer that rests on stored bounds says so, as the store's other facts do
+        return self._cases_bound(r, value, f"by cases, {len(from_store)} of their bounds {STORED}" if from_store
+                                 else "by cases")
 
     def _cases_bound(self, r: int, value: int, how: str) -> bool:
         """The largest of round `r`'s case bounds added as its potential bound (when under the threshold)."""
