@@ -89,13 +89,16 @@ rounds 1 and 2 optimal in 0.8 and 1.7 CPU-seconds, round 3 in 14.9; round 4, whi
 (so the loops' box), reached 11 with a bound of 1211 when cut off at 30 units (14.6 CPU-seconds)."""
 
 
-CASES_MIN_S = 300.0
+CASES_MIN_S = 200.0
 """The least budget left for a round's bound by cases (`ProfitCut._by_cases`): on the shipped set round 4 takes
-several CPU-minutes (the measures after round 3 about 45, the loops' box about 18, the case with a Sequence and no
-mid-play reshuffle over rounds 0..4 about 115, the target 45 being its optimum; about 360 in all), so a question of
-120 s never asks it. With 150 s, `profit --by-turn 5 --timeout 600` started the cases and did not finish them
-(turn 4 only, 525 s wall, 374 CPU-seconds under a load of 6-7), so the gate stays. Under it the cases are taken
-from the proof store alone, when an earlier question proved them (`_by_cases`'s `stored_only`)."""
+about three CPU-minutes (the measures after round 3 about 24, the loops' box 10, the target 5, round 4 alone 10, the
+three cases over rounds 0..4 145; about 360 in all on a slower machine), so a question of 120 s never asks it. At
+200, a fresh `profit --by-turn 12 --timeout 300` starts them after the hunt, with about 255 s left, and proves
+turn 5 ("earliest between 6 and 7" in 296.5 s wall); at 300 it could not start them. At 150, on the slower machine
+under a load of 6-7, `profit --by-turn 5 --timeout 600` started the cases and did not finish them (turn 4 only,
+525 s wall, 374 CPU-seconds): cases cut off by the budget leave the answer as it was without them. Under the gate
+the cases are taken from the proof store alone, when an earlier question proved them (`_by_cases`'s
+`stored_only`)."""
 CASES_WORK = 120.0
 """CP-SAT's deterministic-time limit for each maximum of `ProfitCut._by_cases`."""
 MAXIMUM_KIND = "cpsat-maximum"
