@@ -255,20 +255,27 @@ class ProfitCut:
             undecided += result == z3.unknown
         return False
 
+    def _first_ask(self, what: str, r: int, asked: set[int], stored_only: bool) -> bool:
+        """Whether round `r`'s `what` ("cpsat" or "cases") is asked now, marked as asked if so: once with its checks
+        (`asked`; a call cut off by the budget removes it), and once from the proof store alone (`_looked_up`)."""
+        if r in asked:
+            return False
+        if stored_only:
+            if proof_cache.directory() is None or (what, r) in self._looked_up:
+                return False
+            self._looked_up.add((what, r))
+        else:
+            asked.add(r)
+        return True
+
     def _by_cpsat(self, r: int, budget: Budget, stored_only: bool = False) -> bool:
         """CP-SAT's largest potential over rounds 0..`r` (`cpsat.maximize`), proved as the round's bound: at once
         when CP-SAT proved it optimal, else by CP-SAT's "no" to a larger one (`ScheduleProver._prove_by_cpsat`).
         An optimum is kept in the proof store (`proof_cache.record_at_most`) and taken from it by a later question
         on the same formulas. `stored_only`: only the store is asked (the box too), no check is made."""
         prover = self.prover
-        if r in self._cpsat_asked:
+        if not self._first_ask("cpsat", r, self._cpsat_asked, stored_only):
             return False
-        if stored_only:
-            if proof_cache.directory() is None or ("cpsat", r) in self._looked_up:
-                return False
-            self._looked_up.add(("cpsat", r))
-        else:
-            self._cpsat_asked.add(r)
         if prover._box is None and prover._template is not None:
             # The box once, with a cap of its own: within the prover's 20 s of wall time it failed under load.
             started = time.perf_counter(), time.process_time()
@@ -481,14 +488,8 @@ class ProfitCut:
         and `prove_turn` then proves the next turn from it or not). A case with nothing stored leaves the round
         open, for a later call that may ask."""
         prover = self.prover
-        if r in self._cases_asked:
+        if not self._first_ask("cases", r, self._cases_asked, stored_only):
             return False
-        if stored_only:
-            if proof_cache.directory() is None or ("cases", r) in self._looked_up:
-                return False
-            self._looked_up.add(("cases", r))
-        else:
-            self._cases_asked.add(r)
         if (r - 1 not in self.at_most or prover._mid_reshuffle() is None or prover._box is not True
                 or r > cpsat.Box().max_rounds or not budget.can_start()):
             return False
