@@ -160,3 +160,31 @@ def test_a_second_question_takes_the_round_3_bound_from_the_store(store: Path) -
     child.start()
     child.join()
     assert child.exitcode == 0, "the two questions in a fresh process failed (its traceback is above)"
+
+
+def test_an_answer_says_what_it_took_from_the_store(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # An answer that rests on a proof an earlier question made says so, in its text and in --json: the answers
+    # this question found in the store (and those it kept) are counted while it runs, and only those.
+    from doubtspec.solver import queries
+
+    proof_cache.COUNTS.hits += 5  # an earlier question's, in the same process: not this answer's
+    game = Game(load_cards(Path(__file__).parent / "data" / "tiny.toml"))
+
+    def prover_from_the_store(game: Game, query: queries.Query) -> None:
+        problem = proof_cache.key("demo", _formulas(1))
+        proof_cache.record_unsat(problem, "a demo")  # kept, then found twice (with the store on)
+        proof_cache.known_unsat(problem)
+        proof_cache.known_unsat(problem)
+        return None
+
+    monkeypatch.setattr(queries, "abstraction_for", prover_from_the_store)
+    answer = queries.solve_query(game, queries.Query(queries.QueryKind.STARS, 1), timeout_s=5, use_hunt=False,
+                                 use_unrolling=False)
+    assert answer.proof_store == queries.ProofStoreUse(str(store), taken=2, kept=1)
+    assert answer.to_json()["proof_store"] == {"directory": str(store), "taken": 2, "kept": 1}
+    line = answer.proof_store.line()
+    assert line is not None and "2 proofs taken from earlier questions" in line and "1 kept" in line
+    monkeypatch.setenv(proof_cache.ENV, "off")
+    answer = queries.solve_query(game, queries.Query(queries.QueryKind.STARS, 1), timeout_s=5, use_hunt=False,
+                                 use_unrolling=False)
+    assert answer.proof_store == queries.ProofStoreUse(None) and answer.proof_store.line() is None

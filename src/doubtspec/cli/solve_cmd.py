@@ -154,6 +154,9 @@ def _render(answer: Answer) -> None:
                       f"through the engine: {escape(met)}", highlight=False)
     for note in answer.notes:
         console.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
+    store = answer.proof_store.line()
+    if store is not None:
+        console.print(escape(store), highlight=False)
     _render_assumptions(answer)
     console.print(f"time: {answer.seconds:.1f} s wall, {answer.cpu_seconds:.1f} s CPU; peak memory "
                   f"{answer.peak_memory_mib:.0f} MiB", highlight=False)

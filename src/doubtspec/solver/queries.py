@@ -31,6 +31,7 @@ from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, OutcomeReason
 from doubtspec.solver import progress
 from doubtspec.solver.abstraction import company as company_abstraction
+from doubtspec.solver.abstraction import proof_cache
 from doubtspec.solver.abstraction.company_schedules import ScheduleProver
 from doubtspec.solver.abstraction.movement_prover import MovementProver, movement_abstraction, z3_units
 from doubtspec.solver.abstraction.prover import AbstractionProver
@@ -223,6 +224,30 @@ class Assumptions:
                 "caps": self.caps, "scope": self.scope}
 
 
+@dataclass(frozen=True, slots=True)
+class ProofStoreUse:
+    """What one question took from the proof store and kept in it (`proof_cache`): a proof taken was made by an
+    earlier question on the same problem with the same code, so an answer that rests on one says so."""
+
+    directory: str | None
+    """The store's folder; None when it is switched off."""
+    taken: int = 0
+    """Stored answers found and used instead of a check."""
+    kept: int = 0
+    """Answers this question proved and stored."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"directory": self.directory, "taken": self.taken, "kept": self.kept}
+
+    def line(self) -> str | None:
+        """One line for the answer's text, or None when the store played no part."""
+        if self.directory is None or not (self.taken or self.kept):
+            return None
+        taken = (f"{self.taken} proofs taken from earlier questions with the same card file, rulings and code"
+                 if self.taken else "nothing taken")
+        return f"proof store ({self.directory}): {taken}; {self.kept} kept"
+
+
 @dataclass(slots=True)
 class Answer:
     """The answer to one query."""
@@ -257,6 +282,7 @@ class Answer:
     lemma_seconds: float = 0.0
     cpu_seconds: float = 0.0
     peak_memory_mib: float = 0.0
+    proof_store: ProofStoreUse = field(default_factory=lambda: ProofStoreUse(None))
 
     def turn_methods(self) -> dict[int, str]:
         """For each turn before the earliest (or up to the bound), the method that proved it impossible."""
@@ -295,6 +321,7 @@ class Answer:
             "lemmas_used": self.lemmas,
             "lemmas_rejected": [{"lemma": name, "why": why} for name, why in self.lemmas_rejected],
             "lemma_seconds": round(self.lemma_seconds, 3),
+            "proof_store": self.proof_store.to_json(),
         }
 
 
@@ -418,6 +445,7 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
     check_supported(query, opponent, game)
     started = time.perf_counter()
     cpu_started = time.process_time()
+    store_counts = proof_cache.COUNTS.hits, proof_cache.COUNTS.writes
     budget = Budget.of(timeout_s)
     answer = Answer(query.kind, query.question, query.by_turn, "unknown", None, None,
                     assumptions(game, query, opponent, caps), goal=query.goal)
@@ -547,6 +575,10 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
     answer.seconds = time.perf_counter() - started
     answer.cpu_seconds = time.process_time() - cpu_started
     answer.peak_memory_mib = peak_memory_mib()
+    folder = proof_cache.directory()
+    answer.proof_store = ProofStoreUse(None if folder is None else str(folder),
+                                       proof_cache.COUNTS.hits - store_counts[0],
+                                       proof_cache.COUNTS.writes - store_counts[1])
     return answer
 
 
