@@ -140,6 +140,11 @@ class CutStep:
     cpu_seconds: float
 
 
+def _potential_text(r: int, value: int) -> str:
+    """How a bound on the potential after round `r` reads in facts and logs."""
+    return f"potential at most {value} after round {r}, no Profit Victory yet"
+
+
 @dataclass(slots=True)
 class ProfitCut:
     """The Profit cut of one prover: the potential bounds proved so far and the turn they proved."""
@@ -239,7 +244,7 @@ class ProfitCut:
             if not budget.can_start() or undecided >= LADDER_UNDECIDED:
                 return False
             formula = self.bound(r, value)
-            text = f"potential at most {value} after round {r}, no Profit Victory yet"
+            text = _potential_text(r, value)
             result = z3.unknown
             if r - 1 in self.at_most:
                 started = time.perf_counter(), time.process_time()
@@ -303,12 +308,8 @@ class ProfitCut:
         formulas = [*prover.formulas(r, numbered=False), *bounded]
         problem, stored = self._stored_maximum(formulas, self.objective(r))
         if stored is not None and stored < self.threshold:
-            text = f"potential at most {stored} after round {r}, no Profit Victory yet"
             self._timed(f"largest potential after round {r}: at most {stored} ({STORED})", None, started)
-            prover.facts.append(RoundFact(r, self.bound(r, stored), f"{text} (CP-SAT, {STORED})"))
-            prover.used_box = True
-            prover.used_loops = prover.used_loops or bool(bounded)
-            self.at_most[r] = stored
+            self._add_bound(r, stored, STORED, loops=bool(bounded))
             return True
         if stored_only:
             self._timed(f"largest potential after round {r}: not in the proof store", None, started)
@@ -326,18 +327,16 @@ class ProfitCut:
         if best.at_most is None or best.at_most >= self.threshold:
             return False
         value = max(best.at_most, 0)
-        text = f"potential at most {value} after round {r}, no Profit Victory yet"
         if best.optimal:
-            prover.facts.append(RoundFact(r, self.bound(r, value), f"{text} (CP-SAT, optimal)"))
-            prover.used_box = True
-            prover.used_loops = prover.used_loops or bool(bounded)
-            proof_cache.record_at_most(problem, value, f"{text} (CP-SAT, optimal)")
-        else:
-            started = time.perf_counter(), time.process_time()
-            result = prover._prove_by_cpsat(r, self.bound(r, value), text, budget, 0.0)
-            self._timed(f"{text} (CP-SAT)", result, started)
-            if result != z3.unsat:
-                return False
+            text = self._add_bound(r, value, "optimal", loops=bool(bounded))
+            proof_cache.record_at_most(problem, value, text)
+            return True
+        text = _potential_text(r, value)
+        started = time.perf_counter(), time.process_time()
+        result = prover._prove_by_cpsat(r, self.bound(r, value), text, budget, 0.0)
+        self._timed(f"{text} (CP-SAT)", result, started)
+        if result != z3.unsat:
+            return False
         self.at_most[r] = value
         return True
 
@@ -592,11 +591,19 @@ class ProfitCut:
         """The largest of round `r`'s case bounds added as its potential bound (when under the threshold)."""
         if value >= self.threshold:
             return False
-        text = f"potential at most {value} after round {r}, no Profit Victory yet"
-        self.prover.facts.append(RoundFact(r, self.bound(r, value), f"{text} (CP-SAT, {how})"))
-        self.prover.used_box = self.prover.used_loops = True
-        self.at_most[r] = value
+        self._add_bound(r, value, how, loops=True)
         return True
+
+    def _add_bound(self, r: int, value: int, how: str, loops: bool) -> str:
+        """Round `r`'s potential bound proved by CP-SAT (`how`), within the box and, with `loops`, the looping
+        plays' bound: asserted as a fact of the round. Returns the fact's text."""
+        text = f"{_potential_text(r, value)} (CP-SAT, {how})"
+        prover = self.prover
+        prover.facts.append(RoundFact(r, self.bound(r, value), text))
+        prover.used_box = True
+        prover.used_loops = prover.used_loops or loops
+        self.at_most[r] = value
+        return text
 
     def _cases_from_store(self, r: int, asked: dict[tuple[bool, bool], list[list[z3.BoolRef]]],
                           named: Callable[[bool, bool], str]) -> bool:

@@ -111,46 +111,50 @@ def _path(folder: Path, problem: str) -> Path:
     return folder / problem[:2] / f"{problem}.json"
 
 
-def known_unsat(problem: str) -> bool:
-    """Whether the problem with this key was proved UNSAT before (and the store is on)."""
+def _read(problem: str, answer: str) -> dict[str, object] | None:
+    """The stored entry for the problem with this key if it gives this kind of `answer` ("unsat", "at most"); None
+    when the store is off, the key was made while it was off (""), or nothing readable of that kind is stored."""
+    folder = directory()
+    if folder is None or not problem:
+        return None
+    try:
+        stored = json.loads(_path(folder, problem).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not (isinstance(stored, dict) and stored.get("format") == FORMAT and stored.get("answer") == answer):
+        return None
+    return stored
+
+
+def _write(problem: str, entry: dict[str, object]) -> bool:
+    """Store `entry` (with the format) for the problem with this key, whole or not at all; whether it was written."""
     folder = directory()
     if folder is None or not problem:  # "": a key made while the store was off
         return False
     try:
-        stored = json.loads(_path(folder, problem).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        atomic_write_text(_path(folder, problem), json.dumps({"format": FORMAT, **entry}) + "\n")
+    except OSError:
         return False
-    found = isinstance(stored, dict) and stored.get("format") == FORMAT and stored.get("answer") == "unsat"
+    return True
+
+
+def known_unsat(problem: str) -> bool:
+    """Whether the problem with this key was proved UNSAT before (and the store is on)."""
+    found = _read(problem, "unsat") is not None
     COUNTS.hits += found
     return found
 
 
 def record_unsat(problem: str, what: str) -> None:
     """Remember that the problem with this key is UNSAT (`what`: a line saying which check it was)."""
-    folder = directory()
-    if folder is None or not problem:  # "": a key made while the store was off
-        return
-    try:
-        atomic_write_text(_path(folder, problem),
-                          json.dumps({"format": FORMAT, "answer": "unsat", "check": what}) + "\n")
-    except OSError:
-        return
-    COUNTS.writes += 1
+    COUNTS.writes += _write(problem, {"answer": "unsat", "check": what})
 
 
 def known_at_most(problem: str) -> int | None:
     """The least bound stored for the maximum with key `problem` (see `at_most_key`), or None: read from the
     pointer kept under `problem` and believed only when its proof is stored as well."""
-    folder = directory()
-    if folder is None or not problem:
-        return None
-    try:
-        pointer = json.loads(_path(folder, problem).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not (isinstance(pointer, dict) and pointer.get("format") == FORMAT and pointer.get("answer") == "at most"):
-        return None
-    bound = pointer.get("bound")
+    pointer = _read(problem, "at most")
+    bound = None if pointer is None else pointer.get("bound")
     if not isinstance(bound, int) or isinstance(bound, bool) or not known_unsat(at_most_key(problem, bound)):
         return None
     return bound
@@ -159,15 +163,10 @@ def known_at_most(problem: str) -> int | None:
 def record_at_most(problem: str, bound: int, what: str) -> None:
     """Remember that the maximum with key `problem` is at most `bound` (CP-SAT refuted every larger value within
     the box): its proof under `at_most_key`, then the pointer to it under `problem`, unless a bound as low is kept."""
-    folder = directory()
-    if folder is None or not problem:
+    if directory() is None or not problem:
         return
     known = known_at_most(problem)
     if known is not None and known <= bound:
         return
     record_unsat(at_most_key(problem, bound), what)
-    try:
-        atomic_write_text(_path(folder, problem),
-                          json.dumps({"format": FORMAT, "answer": "at most", "bound": bound, "check": what}) + "\n")
-    except OSError:
-        return
+    _write(problem, {"answer": "at most", "bound": bound, "check": what})
