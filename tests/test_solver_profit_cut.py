@@ -320,3 +320,37 @@ def test_no_target_lies_at_or_above_a_bound_games_meet_where_a_game_reaches_the_
     assert cut is not None and EARLIEST[name] == 2
     target = cut.target(1, Budget.of(None))
     assert target is None or target < cut.at_most[1]
+
+
+def _one_round_reaches_the_target(prover: ScheduleProver, r: int, state: GameState) -> z3.CheckSatResult:
+    """Whether round `r`+1 of the abstraction, from the game's state after round `r`, reaches the Profit Victory."""
+    assert prover.layout is not None
+    prover._unroll(r + 1)
+    solver = z3.SolverFor("QF_LIA")
+    solver.add(prover.system.invariant(prover.state(r)), *prover._rounds[r + 1],
+               prover.system.target(prover.state(r + 1)),
+               *[prover.state(r)[name] == value for name, value in prover.layout.project(state).items()])
+    return solver.check()
+
+
+def test_from_the_recorded_states_one_round_decides_the_win() -> None:
+    """From a reachable state the abstraction's round is tight: from the recorded game's state after round 5 round 6
+    cannot end in a Profit Victory (the game's does not), and from its state after round 6 round 7 can (the game's
+    does), so the check can fail. About 1 CPU-second."""
+    states = _witness_states(6)
+    assert len(states) == 7
+    prover = CUTS["shipped"]
+    assert _one_round_reaches_the_target(prover, 5, states[5]) == z3.unsat
+    assert _one_round_reaches_the_target(prover, 6, states[6]) == z3.sat
+
+
+def test_a_game_holds_more_after_round_5_than_turn_6_needs() -> None:
+    """Why the cut cannot prove the shipped set's turn 6 (docs/solver.md, "Profit's turn 6, and the large file's
+    turn 5"): turn 6 would follow from a bound after round 5 at or below its target, and the recorded game's
+    potential after round 5 lies above it, so no bound every game meets is one. About 6 CPU-seconds."""
+    prover = CUTS["shipped"]
+    cut = prover.profit_cut
+    assert cut is not None
+    target = cut.target(5, Budget.of(None))
+    held = _value(prover, 5, potential(prover.state(5)), _witness_states(5)[5])
+    assert target is not None and held > target
