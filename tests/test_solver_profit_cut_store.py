@@ -98,8 +98,10 @@ def test_a_maximums_bound_is_found_through_its_pointer_only_with_its_proof(store
                   proof_cache.key("cpsat-maximum", [*formulas, x + y]),
                   proof_cache.key("another", [*formulas, x + 2 * y])):
         assert other != problem and proof_cache.known_at_most(other) is None
+    hits = proof_cache.COUNTS.hits
     proof_cache.record_at_most(problem, 7, "a weaker bound: not kept")
-    assert proof_cache.known_at_most(problem) == 5
+    assert proof_cache.COUNTS.hits == hits  # recording looks at what is kept, and takes no proof
+    assert proof_cache.known_at_most(problem) == 5 and proof_cache.COUNTS.hits == hits + 1
     proof_cache.record_at_most(problem, 3, "a stronger bound")
     assert proof_cache.known_at_most(problem) == 3
     # the pointer alone is not believed

@@ -168,6 +168,20 @@ def mid_reshuffle_at(round_number: int) -> z3.BoolRef:
     return z3.Bool(f"midshuffle@{round_number}")
 
 
+def qf_lia_solver(formulas: Sequence[z3.BoolRef], own_context: bool = False) -> z3.Solver:
+    """A QF_LIA solver holding `formulas`. `own_context`: in a Z3 context of its own, so that its answer within a
+    resource limit depends on the formulas alone, not on the terms the shared context already holds (the Profit
+    cut's checks: see `profit_cut.ProfitCut._z3`)."""
+    if not own_context:
+        solver = z3.SolverFor("QF_LIA")
+        solver.add(*formulas)
+        return solver
+    context = z3.Context()
+    solver = z3.SolverFor("QF_LIA", ctx=context)
+    solver.add(*[formula.translate(context) for formula in formulas])
+    return solver
+
+
 @dataclass(slots=True)
 class ScheduleProver:
     """Decides "target reached by turn k?" on the Company's abstraction; only "impossible" is a game fact."""
@@ -776,13 +790,7 @@ class ScheduleProver:
                     *[formula for formulas in self._rounds[r + 1: k + 1] for formula in formulas],
                     *[fact.formula for fact in self.facts if r < fact.round <= k],
                     self.system.target(self.state(k))]
-        if own_context:
-            context = z3.Context()
-            solver = z3.SolverFor("QF_LIA", ctx=context)
-            solver.add(*[formula.translate(context) for formula in formulas])
-        else:
-            solver = z3.SolverFor("QF_LIA")
-            solver.add(*formulas)
+        solver = qf_lia_solver(formulas, own_context)
         solver.set("random_seed", self._seed)
         solver.set("timeout", budget.z3_ms(FACT_RLIMIT_WALL_S))
         solver.set("rlimit", FACT_RLIMIT)

@@ -53,6 +53,7 @@ from doubtspec.solver.abstraction.company_schedules import (
     RoundFact,
     ScheduleProver,
     mid_reshuffle_at,
+    qf_lia_solver,
     sequence_at,
 )
 from doubtspec.solver.abstraction.loops import LoopBounds
@@ -193,9 +194,7 @@ class ProfitCut:
         maxima from the store, so the facts, and with them the keys of every maximum after it, differed. In a
         context of its own the answer depends on the formulas alone (the same holds for the turns' checks from a
         bound: `ScheduleProver._check_from_cut`'s `own_context`)."""
-        context = z3.Context()
-        solver = z3.SolverFor("QF_LIA", ctx=context)
-        solver.add(*[formula.translate(context) for formula in formulas])
+        solver = qf_lia_solver(formulas, own_context=True)
         solver.set("rlimit", rlimit)
         solver.set("timeout", budget.z3_ms(RLIMIT_WALL_S))
         self.prover.checks += 1

@@ -150,13 +150,21 @@ def record_unsat(problem: str, what: str) -> None:
     COUNTS.writes += _write(problem, {"answer": "unsat", "check": what})
 
 
-def known_at_most(problem: str) -> int | None:
-    """The least bound stored for the maximum with key `problem` (see `at_most_key`), or None: read from the
-    pointer kept under `problem` and believed only when its proof is stored as well."""
+def _kept_at_most(problem: str) -> int | None:
+    """The bound the pointer under `problem` names, when its proof is stored as well (not counted as taken)."""
     pointer = _read(problem, "at most")
     bound = None if pointer is None else pointer.get("bound")
-    if not isinstance(bound, int) or isinstance(bound, bool) or not known_unsat(at_most_key(problem, bound)):
+    if not isinstance(bound, int) or isinstance(bound, bool) or _read(at_most_key(problem, bound), "unsat") is None:
         return None
+    return bound
+
+
+def known_at_most(problem: str) -> int | None:
+    """The least bound stored for the maximum with key `problem` (see `at_most_key`), or None: read from the
+    pointer kept under `problem` and believed only when its proof is stored as well. A bound found counts as one
+    proof taken."""
+    bound = _kept_at_most(problem)
+    COUNTS.hits += bound is not None
     return bound
 
 
@@ -165,7 +173,7 @@ def record_at_most(problem: str, bound: int, what: str) -> None:
     the box): its proof under `at_most_key`, then the pointer to it under `problem`, unless a bound as low is kept."""
     if directory() is None or not problem:
         return
-    known = known_at_most(problem)
+    known = _kept_at_most(problem)  # a look before writing: no proof taken
     if known is not None and known <= bound:
         return
     record_unsat(at_most_key(problem, bound), what)
