@@ -322,14 +322,21 @@ def test_no_target_lies_at_or_above_a_bound_games_meet_where_a_game_reaches_the_
     assert target is None or target < cut.at_most[1]
 
 
+def _from_game_state(prover: ScheduleProver, r: int, last: int, state: GameState,
+                     numbered: bool = True) -> list[z3.BoolRef]:
+    """Rounds `r`+1..`last` of the abstraction from the game's state after round `r` (the lemmas, and nothing else,
+    asserted of it); `numbered=False` leaves out each round's removal bounds, as `ScheduleProver.formulas` does."""
+    assert prover.layout is not None
+    prover._unroll(last)
+    return [prover.system.invariant(prover.state(r)),
+            *[f for k in range(r + 1, last + 1) for i, f in enumerate(prover._rounds[k]) if numbered or i != 1],
+            *[prover.state(r)[name] == value for name, value in prover.layout.project(state).items()]]
+
+
 def _one_round_reaches_the_target(prover: ScheduleProver, r: int, state: GameState) -> z3.CheckSatResult:
     """Whether round `r`+1 of the abstraction, from the game's state after round `r`, reaches the Profit Victory."""
-    assert prover.layout is not None
-    prover._unroll(r + 1)
     solver = z3.SolverFor("QF_LIA")
-    solver.add(prover.system.invariant(prover.state(r)), *prover._rounds[r + 1],
-               prover.system.target(prover.state(r + 1)),
-               *[prover.state(r)[name] == value for name, value in prover.layout.project(state).items()])
+    solver.add(*_from_game_state(prover, r, r + 1, state), prover.system.target(prover.state(r + 1)))
     return solver.check()
 
 
@@ -365,12 +372,7 @@ def test_two_rounds_from_the_recorded_state_after_round_4_hold_at_most_60_profit
     About 10 CPU-seconds."""
     states = _witness_states(6)
     prover = CUTS["shipped"]
-    assert prover.layout is not None
-    prover._unroll(6)
-    fixed = prover.layout.project(states[4])
-    formulas = [prover.system.invariant(prover.state(4)),
-                *[f for r in (5, 6) for i, f in enumerate(prover._rounds[r]) if i != 1],
-                *[prover.state(4)[name] == value for name, value in fixed.items()]]
+    formulas = _from_game_state(prover, 4, 6, states[4], numbered=False)
     box, variables = cpsat.Box(), frozenset(prover.system.variables)
     after = prover.state(6)
     best = cpsat.maximize(formulas, after["profit"] + 1000 * after[PROFIT], lambda n: box.domain(n, variables),
