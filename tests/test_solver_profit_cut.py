@@ -29,7 +29,7 @@ from doubtspec.reports.trace import load_trace
 from doubtspec.solver.abstraction import cpsat
 from doubtspec.solver.abstraction.company import PROFIT, CompanyAbstraction
 from doubtspec.solver.abstraction.company_schedules import RoundFact, ScheduleProver
-from doubtspec.solver.abstraction.profit_cut import measures, potential
+from doubtspec.solver.abstraction.profit_cut import CASES_MIN_S, measures, potential
 from doubtspec.solver.verdict import Budget, TurnVerdict
 
 DATA = Path(__file__).parent / "data"
@@ -271,6 +271,23 @@ def test_a_bound_by_cases_is_refused_where_a_game_reaches_the_threshold() -> Non
     cut._cases_asked.discard(2)
     assert not cut._by_cases(2, Budget.of(None))
     assert not any("largest potential" in step.text for step in cut.steps[before:])
+
+
+def test_cases_left_unasked_for_lack_of_budget_are_recorded() -> None:
+    """Round 2 of the tiny file is due for its cases (the test above asks them). Asked for its bound on a budget
+    under `CASES_MIN_S`, the cut does not ask them and records the seconds that were left, for the answer's note
+    (`queries._note_cases_not_asked`); asked again with the budget for them, it asks them and forgets the record
+    (about 4 CPU-seconds)."""
+    prover = _cut("tiny", 3)
+    cut = prover.profit_cut
+    assert cut is not None and 2 not in cut.at_most and not cut.cases_not_asked
+    prover._unroll(2)
+    cut._prove_bound(2, Budget.of(60.0), cpsat=True)
+    assert 0 < cut.cases_not_asked[2] <= 60.0 < CASES_MIN_S
+    assert not any("largest potential after round 2" in step.text for step in cut.steps)
+    cut._prove_bound(2, Budget.of(None), cpsat=True)
+    assert any("largest potential after round 2" in step.text for step in cut.steps)
+    assert 2 not in cut.cases_not_asked
 
 
 @pytest.mark.slow

@@ -20,14 +20,18 @@ from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
 from doubtspec.model.state import OutcomeReason
 from doubtspec.reports.trace import TRACE_FORMAT, load_trace
+from doubtspec.solver.abstraction.company import PROFIT, CompanyAbstraction
 from doubtspec.solver.abstraction.company_schedules import ScheduleProver
+from doubtspec.solver.abstraction.profit_cut import ProfitCut
 from doubtspec.solver.methods import HuntMethod, ProfitHuntMethod, StarHuntMethod
 from doubtspec.solver.queries import (
     HUNT_SHARE,
     STAR_SLICE_S,
     Answer,
+    Assumptions,
     Opponent,
     QueryKind,
+    _note_cases_not_asked,
     solve,
     solve_goals,
 )
@@ -435,3 +439,25 @@ def test_the_profit_cut_replaces_the_turn_by_turn_first_pass(monkeypatch: pytest
         assert answer.turn_methods() == dict.fromkeys(range(1, cut_proves + 1), "abstraction-profit-cut")
         assert 1 not in decided
     assert_consistent(answer)
+
+
+def test_an_answer_says_when_the_profit_cut_left_its_cases_unasked() -> None:
+    """The note names the first open turn, the round whose cases were not asked and the seconds left then; it is
+    not given when that turn is not the first open one, nor on an answer that leaves nothing open."""
+    model = CompanyAbstraction.of(TINY)
+    prover = ScheduleProver(model.system(PROFIT), PROFIT, model.lemmas(), layout=model.layout)
+    prover.profit_cut = ProfitCut(prover, 70)
+    prover.profit_cut.cases_not_asked[4] = 77.4
+
+    def answer(status: str, earliest: int | None, proved: int) -> Answer:
+        made = Answer(QueryKind.PROFIT, "Can the Company win on Profit by turn 12?", 12, status, earliest, None,
+                      Assumptions("any", "best luck", {}, "turn 12", "none", "test"), proved_none_by=proved)
+        _note_cases_not_asked(made, prover)
+        return made
+
+    assert answer("yes", 7, 4).notes == ["turn 5: the Profit cut bounds round 4 by cases only with at least 200 s of "
+                                         "the budget left, and 77 s were; a longer --timeout lets it try them"]
+    assert len(answer("unknown", None, 4).notes) == 1
+    assert answer("yes", 7, 3).notes == []  # turn 4 is the first open turn, not turn 5
+    assert answer("yes", 5, 4).notes == []  # the earliest turn is proved
+    assert answer("no", None, 12).notes == []

@@ -34,6 +34,7 @@ from doubtspec.solver.abstraction import company as company_abstraction
 from doubtspec.solver.abstraction import proof_cache
 from doubtspec.solver.abstraction.company_schedules import ScheduleProver
 from doubtspec.solver.abstraction.movement_prover import MovementProver, movement_abstraction, z3_units
+from doubtspec.solver.abstraction.profit_cut import CASES_MIN_S
 from doubtspec.solver.abstraction.prover import AbstractionProver
 from doubtspec.solver.hunt import HuntResult, HuntSettings, Progress, Target, turn_reached
 from doubtspec.solver.methods import (
@@ -572,6 +573,8 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
         answer.proofs.add(TurnProof(run.found, TurnVerdict.POSSIBLE, "unrolling",
                                     run.checks[-1].seconds if run.checks else 0.0))
     _conclude(answer, query, caps, earliest, run)
+    if query.kind is QueryKind.PROFIT and isinstance(prover, ScheduleProver):
+        _note_cases_not_asked(answer, prover)
     answer.seconds = time.perf_counter() - started
     answer.cpu_seconds = time.process_time() - cpu_started
     answer.peak_memory_mib = peak_memory_mib()
@@ -686,6 +689,21 @@ def _cut_profit(answer: Answer, game: Game, by_turn: int, prover: ScheduleProver
         answer.proofs.add(proof)
         return turn
     return 0
+
+
+def _note_cases_not_asked(answer: Answer, prover: ScheduleProver) -> None:
+    """A note when the first turn left open is the one the Profit cut's bound by cases would have tried next and
+    those cases were not asked for lack of budget (`ProfitCut.cases_not_asked`): what a longer --timeout asks.
+    It promises nothing: the cases may still leave the turn open."""
+    cut = prover.profit_cut
+    open_turn = answer.proved_none_by + 1
+    if cut is None or answer.status == "no" or (answer.earliest is not None and open_turn >= answer.earliest):
+        return
+    left = cut.cases_not_asked.get(open_turn - 1)
+    if left is not None:
+        answer.notes.append(f"turn {open_turn}: the Profit cut bounds round {open_turn - 1} by cases only with at "
+                            f"least {CASES_MIN_S:.0f} s of the budget left, and {max(left, 0):.0f} s were; a longer "
+                            "--timeout lets it try them")
 
 
 def _prove_hunting_stars(answer: Answer, game: Game, target: Target, query: Query, prover: ScheduleProver,

@@ -176,6 +176,12 @@ class ProfitCut:
     _looked_up: set[tuple[str, int]] = field(default_factory=set)
     """("cpsat" or "cases", round) whose bound was looked up in the proof store alone (`stored_only`): not again,
     as nothing this process proves in between is stored without the same call having it at hand."""
+    _cases_begun: set[int] = field(default_factory=set)
+    """Rounds whose cases a call with the budget for them went on to ask (finished or cut off)."""
+    cases_not_asked: dict[int, float] = field(default_factory=dict)
+    """Rounds whose bound by cases (`_by_cases`) was due but not asked because less than `CASES_MIN_S` of the
+    budget was left (the seconds left then), and that no later call asked: the answer says so, so that a user knows
+    what a longer budget would ask (`queries._note_cases_not_asked`)."""
 
     def objective(self, r: int) -> z3.ArithRef:
         """The potential after round `r`, plus the threshold when the Profit Victory latch is set: below the
@@ -232,11 +238,15 @@ class ProfitCut:
         elif self._by_cpsat(r, budget, stored_only=True):
             return True
         if cpsat and budget.left() >= CASES_MIN_S:
+            self.cases_not_asked.pop(r, None)
+            self._cases_begun.add(r)
             if self._by_cases(r, budget):
                 return True
         elif self._by_cases(r, budget, stored_only=True):
             # too short a budget for the cases' maxima (several CPU-minutes): those an earlier question proved
             return True
+        elif r not in self._cases_begun and self._cases_apply(r):
+            self.cases_not_asked[r] = budget.left()
         before = self.at_most.get(r - 1, 0)
         undecided = 0
         for value in sorted({min(before + step, self.threshold - 1) for step in POTENTIAL_STEPS}):
@@ -488,10 +498,7 @@ class ProfitCut:
         prover = self.prover
         if not self._first_ask("cases", r, self._cases_asked, stored_only):
             return False
-        if (r - 1 not in self.at_most or prover._mid_reshuffle() is None or prover._box is not True
-                or r > cpsat.Box().max_rounds or not budget.can_start()):
-            return False
-        if not all(prover._has_fact(z3.Not(mid_reshuffle_at(k))) for k in range(1, r)):
+        if not self._cases_apply(r) or not budget.can_start():
             return False
         if r - 1 not in self._measured and "Victims on the display" in self.bound_measures(r - 1, budget,
                                                                                             stored_only):
@@ -585,6 +592,15 @@ class ProfitCut:
         # an answer that rests on stored bounds says so, as the store's other facts do
         return self._cases_bound(r, value, f"by cases, {len(from_store)} of their bounds {STORED}" if from_store
                                  else "by cases")
+
+    def _cases_apply(self, r: int) -> bool:
+        """Whether round `r`'s bound by cases can be asked at all, budget aside: the round before is bounded, the
+        rounds before it are proved free of mid-play reshuffles, and CP-SAT's box holds and reaches round `r`."""
+        prover = self.prover
+        if (r - 1 not in self.at_most or prover._mid_reshuffle() is None or prover._box is not True
+                or r > cpsat.Box().max_rounds):
+            return False
+        return all(prover._has_fact(z3.Not(mid_reshuffle_at(k))) for k in range(1, r))
 
     def _cases_bound(self, r: int, value: int, how: str) -> bool:
         """The largest of round `r`'s case bounds added as its potential bound (when under the threshold)."""
