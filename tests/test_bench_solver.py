@@ -214,8 +214,8 @@ def test_bench_stars_by_turn_twelve_earliest(benchmark: Any) -> None:
 @pytest.mark.slow
 def test_bench_stars_by_turn_twelve_large(benchmark: Any) -> None:
     """The same on the large file at 60 s: turns 1-5 proved (turn 5 by CP-SAT with the Messaging caps asked first,
-    after the star hunt's witness at turn 6), about 45-50 s (docs/solver.md, "The large file's `--by-turn 12` within
-    60 s"); before, turn 5 was left open at 60 s and needed a few minutes."""
+    after the star hunt's witness at turn 6), about 45-50 s (docs/solver-measurements.md, "The large file's `--by-turn
+    12` within 60 s"); before, turn 5 was left open at 60 s and needed a few minutes."""
     answer = benchmark.pedantic(solve, args=(FILES["large"], QueryKind.STARS, 12), kwargs={"timeout_s": 60.0},
                                 rounds=1, iterations=1)
     _record_answer(benchmark, answer)

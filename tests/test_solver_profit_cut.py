@@ -369,9 +369,9 @@ def test_from_the_recorded_states_one_round_decides_the_win() -> None:
 
 
 def test_a_game_holds_more_after_round_5_than_turn_6_needs() -> None:
-    """Why the cut cannot prove the shipped set's turn 6 (docs/solver.md, "Profit's turn 6, and the large file's
-    turn 5"): turn 6 would follow from a bound after round 5 at or below its target, and the recorded game's
-    potential after round 5 lies above it, so no bound every game meets is one. About 6 CPU-seconds."""
+    """Why the cut cannot prove the shipped set's turn 6 (docs/solver-measurements.md, "Profit's turn 6, and the
+    large file's turn 5"): turn 6 would follow from a bound after round 5 at or below its target, and the recorded
+    game's potential after round 5 lies above it, so no bound every game meets is one. About 6 CPU-seconds."""
     prover = CUTS["shipped"]
     cut = prover.profit_cut
     assert cut is not None
@@ -381,12 +381,12 @@ def test_a_game_holds_more_after_round_5_than_turn_6_needs() -> None:
 
 
 def test_two_rounds_from_the_recorded_state_after_round_4_hold_at_most_60_profit() -> None:
-    """The abstraction is tight from a reachable state over two rounds too (docs/solver.md, "The abstraction from the
-    best games' own states"): from the recorded game's state after round 4, CP-SAT's largest Profit after round 6
-    is 60, optimal, the latch counted 1,000 more so that a win would show. It is at least the game's own 57 (a
-    maximum below it would mean the abstraction misses the game) and under the 70 a win needs. The box's domains
-    and no per-round removal bound (more runs): a measurement of the abstraction, not one of the cut's proofs.
-    About 10 CPU-seconds."""
+    """The abstraction is tight from a reachable state over two rounds too (docs/solver-measurements.md, "The
+    abstraction from the best games' own states"): from the recorded game's state after round 4, CP-SAT's largest
+    Profit after round 6 is 60, optimal, the latch counted 1,000 more so that a win would show. It is at least the
+    game's own 57 (a maximum below it would mean the abstraction misses the game) and under the 70 a win needs. The
+    box's domains and no per-round removal bound (more runs): a measurement of the abstraction, not one of the
+    cut's proofs. About 10 CPU-seconds."""
     states = _witness_states(6)
     prover = CUTS["shipped"]
     formulas = _from_game_state(prover, 4, 6, states[4], numbered=False)

@@ -24,7 +24,7 @@ hunts this only ever says "yes": a find is replayed by the caller through the en
 pass of width 150 finds turn 7 on the shipped set in 8-9 CPU-seconds with 20 roll-outs (seeds 0 and 1) and in 11-14
 with 30 (seeds 0-3; with stars taken 1 seed of 6 found it, the others turn 8), on `tests/data/large.toml` in 9-10
 with 20 roll-outs (seeds 0 and 1); no starless pass of width 300 (seeds 0-2) finds turn 6 on either file
-(docs/solver.md, "A Profit Victory: the Profit hunt").
+(docs/solver-measurements.md, "A Profit Victory: the Profit hunt").
 """
 
 from __future__ import annotations

@@ -96,7 +96,7 @@ REFINED_TRIES: tuple[tuple[int, float, int], ...] = ((0, 40.0, 1),)
 """The star cut's CP-SAT ask for a round's bound, after the refinement (see `ScheduleProver._refine`). With the
 round relation's draw and seeding rules the shipped set's round-3 bound is no longer proved by seed 0 at level 2
 within 60 units (it was in 8.4 before them; 62 CPU-seconds with the refinement); seed 0 at linearization level 1
-with the refinement proves it in 11 CPU-seconds (docs/solver.md)."""
+with the refinement proves it in 11 CPU-seconds (docs/solver-measurements.md)."""
 CAPPED_TRIES: tuple[tuple[int, float, int], ...] = ((0, 120.0, 1), (1, 160.0, 1))
 """The ask after the Messaging caps (`ScheduleProver._cap_removals`) when `REFINED_TRIES` did not prove the bound:
 the large file's round-3 bound is proved with seed 0 at level 1 in 42 CPU-seconds and with seed 1 in 121, where
@@ -110,8 +110,8 @@ with the caps first its proof needs the caps (3-5 CPU-seconds in a Z3 context of
 the translation (0.8-1) and the capped ask's search (22-40, by machine). On the shipped set the capped ask is the
 shorter too (4.5 units against 7.1): caps first cost it about what they save (23.7-25.0 s against 24.2 for
 `--by-turn 12 --timeout 60`). So the caps go first whenever the caps, the box and the translation (about 8 s) leave
-a search some time; below this only caps kept from an earlier question are taken (docs/solver.md, "The large
-file's `--by-turn 12` within 60 s")."""
+a search some time; below this only caps kept from an earlier question are taken (docs/solver-measurements.md,
+"The large file's `--by-turn 12` within 60 s")."""
 REFINED_WALL_CAP_S = 600.0
 """The most wall time the refined ask may take (the budget bounds it too)."""
 CPSAT_ASKS = 2

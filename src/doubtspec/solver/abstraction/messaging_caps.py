@@ -84,7 +84,7 @@ def prove_caps(game: Game, bounds: MessagingBounds, rounds: int, budget: Budget,
             continue
         # In a context of its own: the same formulas, copied, without the terms of every check made before in the
         # process (after the star cut's Z3 part the check took 4.5-5.9 CPU-seconds in the shared context, 3.0-4.1
-        # in a fresh one; docs/solver.md).
+        # in a fresh one; docs/solver-measurements.md).
         context = z3.Context()
         solver = z3.SolverFor("QF_LIA", ctx=context)
         solver.add(*[formula.translate(context) for formula in formulas])

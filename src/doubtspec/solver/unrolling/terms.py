@@ -334,7 +334,7 @@ class Solver:
 
     def __init__(self, timeout_s: float | None = None, seed: int = 0) -> None:
         # QF_BV rather than QF_FD: on the shipped set it settles turn 3 in about 20 s every time, where the
-        # finite-domain solver varied from 15 s to over 200 s between runs (measured; see docs/solver.md).
+        # finite-domain solver varied from 15 s to over 200 s between runs (measured; see docs/solver-measurements.md).
         self._solver = z3.SolverFor("QF_BV")
         self._solver.set("random_seed", seed)
         if timeout_s is not None:
