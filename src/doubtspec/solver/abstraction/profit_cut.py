@@ -245,8 +245,8 @@ class ProfitCut:
         elif self._by_cases(r, budget, stored_only=True):
             # too short a budget for the cases' maxima (several CPU-minutes): those an earlier question proved
             return True
-        elif r not in self._cases_begun and self._cases_apply(r):
-            self.cases_not_asked[r] = budget.left()
+        elif budget.left() < CASES_MIN_S and r not in self._cases_begun and self._cases_apply(r):
+            self.cases_not_asked[r] = budget.left()  # (not when Z3 alone was chosen on a long budget)
         before = self.at_most.get(r - 1, 0)
         undecided = 0
         for value in sorted({min(before + step, self.threshold - 1) for step in POTENTIAL_STEPS}):
