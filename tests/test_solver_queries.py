@@ -461,3 +461,28 @@ def test_an_answer_says_when_the_profit_cut_left_its_cases_unasked() -> None:
     assert answer("yes", 7, 3).notes == []  # turn 4 is the first open turn, not turn 5
     assert answer("yes", 5, 4).notes == []  # the earliest turn is proved
     assert answer("no", None, 12).notes == []
+
+
+def test_a_profit_answer_carries_the_cases_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Profit question adds the note itself: a cut that proves turns 1-4 and records round 4's cases as not
+    asked leaves turn 5 open, and the answer says why and what a longer budget would ask."""
+    def cut(self: ScheduleProver, by_turn: int, profit_to_win: int, budget: Budget, cpsat: bool = True) -> int:
+        self.profit_cut = ProfitCut(self, profit_to_win)
+        self.profit_cut.cases_not_asked[4] = 12.0
+        return min(by_turn, 4)
+
+    def proof(self: ScheduleProver) -> TurnProof | None:
+        return TurnProof(4, TurnVerdict.IMPOSSIBLE, "abstraction-profit-cut", 0.1)
+
+    def nothing(self: object, by_turn: int, budget: Budget, first_turn: int = 1, **kwargs: object) -> list[object]:
+        return []
+
+    monkeypatch.setattr(ScheduleProver, "cut_profit", cut)
+    monkeypatch.setattr(ScheduleProver, "profit_cut_proof", proof)
+    monkeypatch.setattr(ScheduleProver, "decide", nothing)
+    monkeypatch.setattr(ProfitHuntMethod, "decide", nothing)
+    monkeypatch.setattr(HuntMethod, "decide", nothing)
+    answer = solve(TINY, QueryKind.PROFIT, 12, Opponent.PASSIVE, timeout_s=30.0, use_unrolling=False)
+    assert answer.status == "unknown" and answer.proved_none_by == 4
+    assert any(note.startswith("turn 5: the Profit cut bounds round 4 by cases") for note in answer.notes)
+    assert_consistent(answer)
