@@ -400,6 +400,19 @@ def test_a_short_stars_question_is_no_when_the_cut_reaches_its_bound(monkeypatch
     assert_consistent(answer)
 
 
+def _profit_answer(monkeypatch: pytest.MonkeyPatch, timeout_s: float, cut: Callable[..., int],
+                   proof: Callable[..., TurnProof | None], prove: Callable[..., list[object]],
+                   hunt: Callable[..., list[object]]) -> Answer:
+    """The tiny file's Profit question (a passing Movement, no unrolling) with the Profit cut, its proof, the
+    turn-by-turn pass and both hunts replaced, so that a test sees how the question strings them together."""
+    monkeypatch.setattr(ScheduleProver, "cut_profit", cut)
+    monkeypatch.setattr(ScheduleProver, "profit_cut_proof", proof)
+    monkeypatch.setattr(ScheduleProver, "decide", prove)
+    monkeypatch.setattr(ProfitHuntMethod, "decide", hunt)
+    monkeypatch.setattr(HuntMethod, "decide", hunt)
+    return solve(TINY, QueryKind.PROFIT, 12, Opponent.PASSIVE, timeout_s=timeout_s, use_unrolling=False)
+
+
 @pytest.mark.parametrize("cut_proves", [4, 0])
 def test_the_profit_cut_replaces_the_turn_by_turn_first_pass(monkeypatch: pytest.MonkeyPatch,
                                                              cut_proves: int) -> None:
@@ -425,12 +438,7 @@ def test_the_profit_cut_replaces_the_turn_by_turn_first_pass(monkeypatch: pytest
         hunted.append(first_turn)
         return []
 
-    monkeypatch.setattr(ScheduleProver, "cut_profit", cut)
-    monkeypatch.setattr(ScheduleProver, "profit_cut_proof", proof)
-    monkeypatch.setattr(ScheduleProver, "decide", prove)
-    monkeypatch.setattr(ProfitHuntMethod, "decide", hunt)
-    monkeypatch.setattr(HuntMethod, "decide", hunt)
-    answer = solve(TINY, QueryKind.PROFIT, 12, Opponent.PASSIVE, timeout_s=120.0, use_unrolling=False)
+    answer = _profit_answer(monkeypatch, 120.0, cut, proof, prove, hunt)
     assert calls[0] == (12, True) and len(calls) == 2  # CP-SAT's maxima on the first call: time is left
     assert answer.proved_none_by == cut_proves
     assert hunted and set(hunted) == {cut_proves + 1}
@@ -477,12 +485,7 @@ def test_a_profit_answer_carries_the_cases_note(monkeypatch: pytest.MonkeyPatch)
     def nothing(self: object, by_turn: int, budget: Budget, first_turn: int = 1, **kwargs: object) -> list[object]:
         return []
 
-    monkeypatch.setattr(ScheduleProver, "cut_profit", cut)
-    monkeypatch.setattr(ScheduleProver, "profit_cut_proof", proof)
-    monkeypatch.setattr(ScheduleProver, "decide", nothing)
-    monkeypatch.setattr(ProfitHuntMethod, "decide", nothing)
-    monkeypatch.setattr(HuntMethod, "decide", nothing)
-    answer = solve(TINY, QueryKind.PROFIT, 12, Opponent.PASSIVE, timeout_s=30.0, use_unrolling=False)
+    answer = _profit_answer(monkeypatch, 30.0, cut, proof, nothing, nothing)
     assert answer.status == "unknown" and answer.proved_none_by == 4
     assert any(note.startswith("turn 5: the Profit cut bounds round 4 by cases") for note in answer.notes)
     assert_consistent(answer)
