@@ -342,11 +342,11 @@ def test_no_target_lies_at_or_above_a_bound_games_meet_where_a_game_reaches_the_
 def _from_game_state(prover: ScheduleProver, r: int, last: int, state: GameState,
                      numbered: bool = True) -> list[z3.BoolRef]:
     """Rounds `r`+1..`last` of the abstraction from the game's state after round `r` (the lemmas, and nothing else,
-    asserted of it); `numbered=False` leaves out each round's removal bounds, as `ScheduleProver.formulas` does."""
+    asserted of it); `numbered=False` leaves out each round's removal bounds (`ScheduleProver.round_formulas`)."""
     assert prover.layout is not None
     prover._unroll(last)
     return [prover.system.invariant(prover.state(r)),
-            *[f for k in range(r + 1, last + 1) for i, f in enumerate(prover._rounds[k]) if numbered or i != 1],
+            *[f for k in range(r + 1, last + 1) for f in prover.round_formulas(k, numbered)],
             *[prover.state(r)[name] == value for name, value in prover.layout.project(state).items()]]
 
 

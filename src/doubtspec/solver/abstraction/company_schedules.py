@@ -288,9 +288,14 @@ class ScheduleProver:
         `numbered=False` leaves out each round's `RoundSystem.at_round` part (the Movement's removals bounded
         per round), which only admits more runs: CP-SAT is asked without it (see `_prove_by_cpsat`)."""
         self._unroll(rounds)
-        listed = [formula for formulas in self._rounds[: rounds + 1] for i, formula in enumerate(formulas)
-                  if numbered or i != 1 or len(formulas) != 3]
+        listed = [formula for k in range(rounds + 1) for formula in self.round_formulas(k, numbered)]
         return listed + [fact.formula for fact in self.facts if fact.round <= rounds]
+
+    def round_formulas(self, k: int, numbered: bool = True) -> list[z3.BoolRef]:
+        """Round `k`'s own formulas (unrolled by the caller), without its numbered part (`RoundSystem.at_round`,
+        the second of a round's three) when `numbered` is False."""
+        formulas = self._rounds[k]
+        return [formula for i, formula in enumerate(formulas) if numbered or i != 1 or len(formulas) != 3]
 
     def _check(self, rounds: int, extra: Sequence[z3.BoolRef], budget: Budget, cap_s: float,
                rlimit: int | None = None) -> z3.CheckSatResult:

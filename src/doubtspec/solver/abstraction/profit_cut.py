@@ -414,7 +414,7 @@ class ProfitCut:
         of round `r` (without the numbered part, as CP-SAT is always asked): a subset of rounds 0..`r`'s formulas."""
         prover = self.prover
         prover._unroll(r)
-        step = [f for i, f in enumerate(prover._rounds[r]) if i != 1 or len(prover._rounds[r]) != 3]
+        step = prover.round_formulas(r, numbered=False)
         return [prover.system.invariant(prover.state(r - 1)),
                 *[fact.formula for fact in prover.facts if fact.round in (r - 1, r)], *step, *extra]
 
