@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -69,6 +70,19 @@ def test_simulate_reports_progress_and_sums_up(game: Game) -> None:
     assert sum(data["wins_by_reason"].values()) == sum(data["wins_by_side"].values())
     assert sum(data["stars"].values()) == sum(data["goals"].values()) == 10
     assert set(data["rounds"]) == {"min", "p10", "p25", "median", "p75", "p90", "max", "mean"}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_simulate_stops_at_its_deadline(game: Game, workers: int) -> None:
+    """A caller's deadline stops the run between games (chunks, with workers): the figures count the games
+    finished, the first of them the same games as an unhurried run's."""
+    started = time.monotonic()
+    stats = simulate(game, 100_000, seed=4, matchup=Matchup(), workers=workers, deadline=started + 1.0)
+    assert time.monotonic() - started < 10.0  # 100,000 games would take minutes
+    assert 0 < stats.games < 100_000
+    finished = sorted(stats.results, key=lambda r: r.index)[:3]
+    assert finished == [play_game(game, derive_seed(4, r.index), Matchup(), index=r.index) for r in finished]
+    assert simulate(game, 5, seed=4, matchup=Matchup(), deadline=started).games == 0
 
 
 def test_stats_count_by_side_and_reason() -> None:

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
 
 from doubtspec.cli.app import main
 from doubtspec.cli.exitcodes import ExitCode
+from doubtspec.model.cards import load_cards
+from doubtspec.model.game import Game
+from doubtspec.solver.degenerate import DEFAULT_THRESHOLDS, SIMULATION_SHARE, run_catalogue
+from doubtspec.solver.queries import Opponent
 
 TINY = str(Path(__file__).parent / "data" / "tiny3.toml")
 SMALL = ["--cards", TINY, "--plays", "3", "--buys", "2"]
@@ -71,6 +76,27 @@ def test_degenerate_runs_the_catalogue(capsys: pytest.CaptureFixture[str]) -> No
     assert rows["stars"]["simulation"]["greedy"]["games"] == 5
     # a threshold of turn 1 leaves no earlier turn to ask about
     assert rows["defeat"]["solver"] is None and rows["movement-win"]["solver"] is None
+
+
+def test_degenerate_keeps_to_one_budget_for_the_whole_catalogue() -> None:
+    """`--timeout` is the catalogue's, not each question's: the simulations take at most a quarter of it (cut short
+    between games, and counted as played), and the four questions share the rest."""
+    game = Game(load_cards())
+    started = time.monotonic()
+    findings = run_catalogue(game, 6, DEFAULT_THRESHOLDS, Opponent.ANY, 6.0, games=100_000)
+    spent = time.monotonic() - started
+    assert spent <= 6.0 * 1.1, f"{spent:.2f} s for a budget of 6 s"
+    assert len(findings) == 4 and all(f.answer is not None for f in findings)
+    assert sum(f.answer.seconds for f in findings if f.answer is not None) <= 6.0 * (1 - SIMULATION_SHARE) * 1.1
+    played = {name: seen.games for name, seen in findings[0].seen.items()}
+    assert set(played) == {"random", "greedy"} and all(0 < n < 100_000 for n in played.values())
+    assert all({name: seen.games for name, seen in f.seen.items()} == played for f in findings)
+
+
+def test_degenerate_says_when_the_budget_cut_its_simulations_short(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["solve", "degenerate", "--by-turn", "1", *SMALL, "--games", "100000", "--timeout", "2"]) in (
+        ExitCode.OK, ExitCode.UNKNOWN)
+    assert "cut short by --timeout: random" in " ".join(capsys.readouterr().out.split())
 
 
 def test_goals_table_flags_the_unreachable(capsys: pytest.CaptureFixture[str]) -> None:

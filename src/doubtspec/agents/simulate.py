@@ -16,6 +16,7 @@ import os
 import random
 import signal
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -271,6 +272,10 @@ def _workers_ignoring_ctrl_c() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+def _passed(deadline: float | None) -> bool:
+    return deadline is not None and time.monotonic() >= deadline
+
+
 def _init_worker(game: Game, seed: int, matchup: Matchup, max_rounds: int) -> None:
     global _WORKER
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C (see `simulate`)
@@ -288,11 +293,15 @@ def _ranges(games: int, size: int) -> list[tuple[int, int]]:
 
 
 def simulate(game: Game, games: int, seed: int, matchup: Matchup | None = None, workers: int = 1,
-             max_rounds: int = DEFAULT_MAX_ROUNDS, progress: Callable[[int], None] | None = None) -> SimulationStats:
+             max_rounds: int = DEFAULT_MAX_ROUNDS, progress: Callable[[int], None] | None = None,
+             deadline: float | None = None) -> SimulationStats:
     """Play `games` seeded games and gather their figures.
 
     `workers` > 1 shares the games among that many processes (0 means one per core); the figures
     are the same whatever the number. `progress` is told how many more games have finished.
+    `deadline` (a `time.monotonic()` reading) stops the run early for a caller with a time budget: no game
+    starts after it (with workers, no further chunk is taken and the pool stops), and the figures are those of the
+    games finished, which may then be fewer than `games` (`SimulationStats.games` says how many).
     Raises `OptionError` for a count of games, workers or rounds that makes no sense.
     """
     if games < 1:
@@ -307,6 +316,8 @@ def simulate(game: Game, games: int, seed: int, matchup: Matchup | None = None, 
     results: list[GameResult] = []
     if workers == 1:
         for i in range(games):
+            if _passed(deadline):
+                break
             results.append(play_game(game, derive_seed(seed, i), matchup, max_rounds, index=i))
             if progress is not None:
                 progress(1)
@@ -322,6 +333,8 @@ def simulate(game: Game, games: int, seed: int, matchup: Matchup | None = None, 
                 results.extend(chunk)
                 if progress is not None:
                     progress(len(chunk))
+                if _passed(deadline):
+                    break  # leaving the `with` terminates the workers' chunks still running
         results.sort(key=lambda r: r.index)
     cards = game.cards
     return SimulationStats(

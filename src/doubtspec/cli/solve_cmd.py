@@ -34,7 +34,13 @@ from doubtspec.cli.exitcodes import ExitCode
 from doubtspec.errors import Interrupted, OptionError
 from doubtspec.inputs import check_writable_file
 from doubtspec.model.game import Game
-from doubtspec.solver.degenerate import DEFAULT_THRESHOLDS, MATCHUPS, Finding, run_catalogue
+from doubtspec.solver.degenerate import (
+    DEFAULT_CATALOGUE_TIMEOUT_S,
+    DEFAULT_THRESHOLDS,
+    MATCHUPS,
+    Finding,
+    run_catalogue,
+)
 from doubtspec.solver.queries import (
     DEFAULT_TIMEOUT_S,
     Answer,
@@ -315,7 +321,12 @@ def degenerate(
                                        help="Games per simulated matchup (random, greedy) to compare with.")]
     = 200,
     seed: Annotated[int, typer.Option(help="Seed of the simulations.")] = 0,
-    opponent: OpponentOption = Opponent.ANY, timeout: TimeoutOption = DEFAULT_TIMEOUT_S, cards: CardsOption = None,
+    opponent: OpponentOption = Opponent.ANY,
+    timeout: Annotated[float, typer.Option(
+        "--timeout", min=0.001, metavar="SECONDS", callback=seconds_callback("--timeout"),
+        help="Seconds for the whole catalogue: the simulations (a quarter at most) and every question; what is not "
+             "decided in time is 'unknown'.")] = DEFAULT_CATALOGUE_TIMEOUT_S,
+    cards: CardsOption = None,
     ruling: RulingOption = None, as_json: JsonOption = False, witness_out: WitnessOption = None,
     plays: PlaysOption = DEFAULT_PLAYS, buys: BuysOption = DEFAULT_BUYS,
     agents: Annotated[str | None, typer.Option(
@@ -323,6 +334,7 @@ def degenerate(
                          "(e.g. mcts).")] = None,
 ) -> None:
     """Run the query catalogue against the designer's thresholds, beside what random and greedy play see."""
+    entered = time.perf_counter()
     matchups = MATCHUPS
     if agents is not None:
         extra = Matchup.parse(agents)
@@ -331,16 +343,16 @@ def degenerate(
     thresholds = {QueryKind.STARS: stars_before, QueryKind.PROFIT: profit_before, QueryKind.DEFEAT: defeat_before,
                   QueryKind.MOVEMENT_WIN: movement_win_before}
     with _spinner("running the catalogue"):
-        findings = _guarded(lambda: run_catalogue(game, by_turn, thresholds, opponent, timeout,
+        findings = _guarded(lambda: run_catalogue(game, by_turn, thresholds, opponent, _left(timeout, entered),
                                                   Caps(plays, buys), games, seed, matchups=matchups))
     answers = [f.answer for f in findings if f.answer is not None]
     rows = [f.to_json() for f in findings]
     if as_json:
         _finish(game, answers, True, witness_out, {"degenerate": rows, "simulation": {
             "games_per_matchup": games, "matchups": [f"{m.company} vs {m.movement}" for _, m in matchups],
-            "seed": seed}})
+            "played": _played(findings, games, matchups), "seed": seed}})
         return
-    _render_findings(findings, games, [name for name, _ in matchups])
+    _render_findings(findings, games, _played(findings, games, matchups))
     shown: set[str] = set()
     for answer in answers:
         if answer.assumptions.opponent not in shown:
@@ -366,8 +378,19 @@ def _earliest_cell(answer: Answer) -> str:
     return f"{answer.proved_none_by + 1}-{answer.earliest}"
 
 
-def _render_findings(findings: list[Finding], games: int, names: list[str]) -> None:
-    table = Table(title=f"degenerate outcomes (solver: best luck; simulation: {games} games per matchup, real luck)")
+def _played(findings: list[Finding], games: int, matchups: tuple[tuple[str, Matchup], ...]) -> dict[str, int]:
+    """The games each matchup's simulation finished (fewer than asked when `--timeout` cut it short)."""
+    seen = findings[0].seen if findings else {}
+    return {name: seen[name].games if name in seen else 0 for name, _ in matchups} if games else {}
+
+
+def _render_findings(findings: list[Finding], games: int, played: dict[str, int]) -> None:
+    names = list(played)
+    short = {name: n for name, n in played.items() if n < games}
+    cut = "" if not short else " (cut short by --timeout: " + ", ".join(
+        f"{name} {n}" for name, n in short.items()) + ")"
+    simulation = f"simulation: {games} games per matchup{cut}, real luck" if games else "no simulation"
+    table = Table(title=f"degenerate outcomes (solver: best luck; {simulation})")
     for column in ("query", "flag if before", "possible?", "earliest",
                    *(f"{name} {measure}" for name in names for measure in ("%", "min"))):
         table.add_column(column, overflow="fold")
@@ -381,7 +404,7 @@ def _render_findings(findings: list[Finding], games: int, names: list[str]) -> N
         cells = [f.kind.value, f"turn {f.threshold}", verdict, earliest]
         for name in names:
             seen = f.seen.get(name)
-            cells += ["-", "-"] if seen is None else [f"{seen.share:.1%}", str(seen.earliest or "-")]
+            cells += ["-", "-"] if seen is None or not seen.games else [f"{seen.share:.1%}", str(seen.earliest or "-")]
         table.add_row(*cells)
     console.print(table)
     console.print("possible?: the solver with the best luck; %: share of simulated games where it happened "

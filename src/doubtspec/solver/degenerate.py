@@ -9,6 +9,7 @@ luck: the share of games in which it happened before the threshold, and the earl
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +36,14 @@ DEFAULT_THRESHOLDS: Mapping[QueryKind, int] = {
     QueryKind.MOVEMENT_WIN: 8,
 }
 """Before which turn each outcome counts as degenerate, unless the designer says otherwise."""
+
+DEFAULT_CATALOGUE_TIMEOUT_S = 180.0
+"""The catalogue's budget unless the designer gives one: its four questions have about the time a single question
+has by default (`queries.DEFAULT_TIMEOUT_S`, 45 s) once the simulations are done."""
+
+SIMULATION_SHARE = 0.25
+"""The most of the catalogue's budget its simulations may take (200 games of each default matchup take about a
+second on the shipped set; a slow agent's matchup is cut short rather than the solver's questions)."""
 
 MATCHUPS: tuple[tuple[str, Matchup], ...] = (("random", Matchup("random", "random")),
                                               ("greedy", Matchup("greedy", "greedy")))
@@ -89,26 +98,41 @@ def run_catalogue(game: Game, by_turn: int, thresholds: Mapping[QueryKind, int],
                   timeout_s: float | None, caps: Caps = DEFAULT_CAPS, games: int = 200, seed: int = 0,
                   tick: Callable[[str], None] | None = None,
                   matchups: tuple[tuple[str, Matchup], ...] = MATCHUPS) -> list[Finding]:
-    """Ask each query before its threshold (and by `by_turn` at most), then simulate each of `matchups` for comparison.
+    """Simulate each of `matchups`, then ask each query before its threshold (and by `by_turn` at most).
 
-    With `opponent` passive the Movement's questions cannot be asked (its Goals need its moves) and are left out.
+    `timeout_s` is the whole catalogue's: the simulations come first, within `SIMULATION_SHARE` of it (shared
+    equally among the matchups; each stops between games, and each `Seen` says how many games it counts), then each
+    query gets an equal share of what is left when its turn comes, as `solve_goals` shares its budget among the
+    Goals. With `opponent` passive the Movement's questions cannot be asked (its Goals need its moves) and are left
+    out.
     """
-    findings = []
-    for kind, threshold in thresholds.items():
-        bound = min(by_turn, threshold - 1)
-        answer = None
-        if opponent is Opponent.PASSIVE and kind not in COMPANY_QUERIES:
-            continue
-        if bound >= 1:
-            answer = solve_query(game, Query(kind, bound), opponent, timeout_s, caps, check_caps=False)
-        findings.append(Finding(kind, threshold, answer))
-        if tick is not None:
-            tick(kind.value)
+    started = time.monotonic()
+    deadline = None if timeout_s is None else started + timeout_s
+    simulated: dict[str, SimulationStats] = {}
     if games > 0:
-        for name, matchup in matchups:
-            stats = simulate(game, games, seed, matchup)
-            for finding in findings:
-                finding.seen[name] = observed(stats, finding.kind, finding.threshold)
+        simulations_end = None if timeout_s is None else started + SIMULATION_SHARE * timeout_s
+        for index, (name, matchup) in enumerate(matchups):
+            # Each matchup an equal share of what is left of the simulations' time, so that none is starved.
+            end = None if simulations_end is None else (
+                time.monotonic() + max(0.0, simulations_end - time.monotonic()) / (len(matchups) - index))
+            simulated[name] = simulate(game, games, seed, matchup, deadline=end)
             if tick is not None:
                 tick(f"{name} simulation")
+    kinds = [kind for kind in thresholds if opponent is not Opponent.PASSIVE or kind in COMPANY_QUERIES]
+    asked = [kind for kind in kinds if min(by_turn, thresholds[kind] - 1) >= 1]
+    findings = []
+    for kind in kinds:
+        threshold = thresholds[kind]
+        answer = None
+        if kind in asked:
+            left = asked[asked.index(kind):]
+            share = None if deadline is None else max(0.0, deadline - time.monotonic()) / len(left)
+            answer = solve_query(game, Query(kind, min(by_turn, threshold - 1)), opponent, share, caps,
+                                 check_caps=False)
+        finding = Finding(kind, threshold, answer)
+        for name, stats in simulated.items():
+            finding.seen[name] = observed(stats, kind, threshold)
+        findings.append(finding)
+        if tick is not None:
+            tick(kind.value)
     return findings
