@@ -7,8 +7,6 @@ error (a witness the engine rejects) is a bug and exits 70.
 from __future__ import annotations
 
 import json
-import os
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -29,6 +27,7 @@ from doubtspec.cli.common import (
     err_console,
     load_game,
     seconds_callback,
+    seconds_since_start,
 )
 from doubtspec.cli.exitcodes import ExitCode
 from doubtspec.errors import Interrupted, OptionError
@@ -201,21 +200,9 @@ RENDER_RESERVE_CAP_S = 1.5
 5% of --timeout, the share at most 1.5 s (printing and the exit took well under a second in every run measured)."""
 
 
-def _since_start() -> float | None:
-    """Seconds since this process started, when it runs as the `doubtspec` command (Linux /proc; else None)."""
-    if Path(sys.argv[0]).name != "doubtspec":
-        return None  # called in-process (the tests): only the command's own work is charged
-    try:
-        ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
-        uptime = float(Path("/proc/uptime").read_text().split()[0])
-        return max(0.0, uptime - ticks / os.sysconf("SC_CLK_TCK"))
-    except (OSError, ValueError, IndexError):
-        return None
-
-
 def _left(timeout: float, entered: float) -> float:
     """What remains of --timeout once start-up (as a command) and the card file's loading are paid for."""
-    since_start = _since_start()
+    since_start = seconds_since_start()
     spent = since_start if since_start is not None else time.perf_counter() - entered
     return max(0.001, timeout - min(timeout * RENDER_RESERVE_SHARE, RENDER_RESERVE_CAP_S) - spent - RENDER_RESERVE_S)
 
