@@ -37,6 +37,7 @@ from doubtspec.model.actions import (
 from doubtspec.model.cards import (
     AddRestriction,
     CompanyEffect,
+    Counts,
     DrawCards,
     Icon,
     Lobby,
@@ -790,6 +791,26 @@ def _removed_card_pays() -> tuple[Patch, ...]:
     return ((legal, "flip_sets", flip_sets),)
 
 
+def _action_icons_face_down() -> tuple[Patch, ...]:
+    original = movement.face_up_icons
+
+    def face_up_icons(game: Game, tableau: tuple[tuple[int, bool], ...]) -> Counts:
+        # The Actions of the Market spaces count the icons of face-down Tableau cards too.
+        return original(game, tuple((card, True) for card, _ in tableau))
+
+    return ((movement, "face_up_icons", face_up_icons),)
+
+
+def _hand_goals_do_not_stack() -> tuple[Patch, ...]:
+    original = Game.goal_hand_bonus
+
+    def goal_hand_bonus(self: Game, achieved: tuple[int, ...]) -> int:
+        # Any number of hand-size Goals raise the Movement's hand limit by one in all.
+        return min(1, original(self, achieved))
+
+    return ((Game, "goal_hand_bonus", goal_hand_bonus),)
+
+
 def _agitation_needs_two() -> tuple[Patch, ...]:
     original = legal.agitation_choices
 
@@ -1207,6 +1228,10 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.influence-payment-offers", "tableau.full-offers"), _superfluous_flips),
     Mutant("removed-card-pays", "The card a play into a full Tableau removes may still be flipped to pay for it.",
            ("tableau.full-offers",), _removed_card_pays),
+    Mutant("action-icons-face-down", "Messaging, Agitation and Research count the icons of face-down Tableau cards "
+           "too.", ("rule.action-icons-offers", "rule.movement-buy"), _action_icons_face_down),
+    Mutant("hand-goals-do-not-stack", "Two hand-size Goals raise the Movement's hand limit by one, not two.",
+           ("hand.movement-buy-offers",), _hand_goals_do_not_stack),
     Mutant("agitation-needs-two", "A Goal is offered only with two Agitation or more from icons and tokens.",
            ("rule.agitation-offers", "rule.goal-offers", "rule.lobbied-goal-offers"),
            _agitation_needs_two),

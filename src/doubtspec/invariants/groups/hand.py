@@ -17,7 +17,7 @@ from doubtspec.invariants.shapes import (
 )
 from doubtspec.model import engine
 from doubtspec.model.actions import EndBuy, MovementBuy
-from doubtspec.model.cards import TokenKind
+from doubtspec.model.cards import HandSize, TokenKind
 from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, OutcomeReason, Phase
 from doubtspec.rulebook import Section
 
@@ -61,9 +61,43 @@ def _movement_buy_offers(state: GameState) -> str | None:
     discard pile and the Market deck) and the Influence each space costs given from the supply, the engine must offer
     every Market card for sale without flipping below the limit (Movement Cards: the hand limit), and
     none at it.
+
+    The same is asked with every hand-size Goal achieved as well (`_hand_goals_achieved`): each raises the limit by
+    one, so the limit is the base plus their number.
     """
     if state.outcome is not None or state.pending or state.phase is not Phase.MOVEMENT_TURN:
         return None
+    message = _buy_offers_at_limit(state)
+    widened = _hand_goals_achieved(state)
+    if message is None and widened is not None:
+        message = _buy_offers_at_limit(widened)
+        if message is not None:
+            message = f"with every hand-size Goal achieved ({list(widened.achieved)}): {message}"
+    return message
+
+
+def _hand_goals_achieved(state: GameState) -> GameState | None:
+    """`state` with every Goal that raises the hand size achieved (taken from the structure, the Profit and
+    Agitation on it back to the supply); None when they are all achieved already.
+
+    Movement Cards: each such Goal raises the limit by one, so with two of them the hand holds five; generated
+    games seldom achieve both before the game ends.
+    """
+    wanted = [slot for slot, goal in enumerate(state.goals)
+              if goal != NO_CARD and any(isinstance(e, HandSize) for e in state.game.goal(goal).effects)]
+    if not wanted:
+        return None
+    supply = list(state.supply)
+    supply[TOKEN_INDEX[TokenKind.PROFIT]] += sum(state.goal_profit[s] for s in wanted)
+    supply[TOKEN_INDEX[TokenKind.AGITATION]] += sum(state.goal_agitation[s] for s in wanted)
+    return replace(state, goals=tuple(NO_CARD if s in wanted else g for s, g in enumerate(state.goals)),
+                   goal_profit=tuple(0 if s in wanted else p for s, p in enumerate(state.goal_profit)),
+                   goal_agitation=tuple(0 if s in wanted else a for s, a in enumerate(state.goal_agitation)),
+                   achieved=(*state.achieved, *(state.goals[s] for s in wanted)), supply=tuple(supply))
+
+
+def _buy_offers_at_limit(state: GameState) -> str | None:
+    """`_movement_buy_offers` for one state: the buys offered one below the hand limit and at it."""
     limit = hand_limit(state)
     cards = tuple(sorted(state.m_hand + state.m_discard + state.m_deck))
     if len(cards) < limit or limit < 1:

@@ -33,6 +33,7 @@ from doubtspec.model.cards import (
     TokenKind,
     Zone,
 )
+from doubtspec.model.legal import choice_actions
 from doubtspec.model.state import NO_CARD, TOKEN_INDEX, Actor, GameState, OutcomeReason, Phase, Side
 from doubtspec.model.steps import Agitation, Messaging
 from doubtspec.rulebook import Section
@@ -406,8 +407,12 @@ def _movement_buy(before: GameState, action: Action, after: GameState) -> str | 
             table.refresh(1)
         case MarketAction.RESEARCH:
             table.gain(TokenKind.INFLUENCE, 2 * table.face_up(before, "research"))
+        case MarketAction.MESSAGING | MarketAction.AGITATION:
+            # A choice follows, worked with the icons of the cards face up once the payment is made.
+            return (table.compare(after, action) or _action_icons(before, action, after, space.action, table)
+                    or unchanged_except(before, after, (*frame, "m_deck", "m_discard"), action))
         case _:
-            # Messaging, Agitation and Organize are choices that follow; here only the payment is done.
+            # Organize is a choice that follows; here only the payment is done.
             return table.compare(after, action) or unchanged_except(before, after, (*frame, "m_deck", "m_discard"),
                                                                      action)
     problem = table.compare(after, action)
@@ -416,6 +421,85 @@ def _movement_buy(before: GameState, action: Action, after: GameState) -> str | 
     if after.m_hand != sorted_cards((*before.m_hand, card)) or after.market[action.space] != NO_CARD:
         return f"{action}: card {card} goes from space {action.space} to the hand after the Action"
     return unchanged_except(before, after, frame, action)
+
+
+_ICON_STEPS: dict[MarketAction, tuple[str, type[Messaging] | type[Agitation]]] = {
+    MarketAction.MESSAGING: ("messaging", Messaging),
+    MarketAction.AGITATION: ("agitation", Agitation),
+}
+"""Buying a Card: the Actions worked with the icons of face-up Tableau cards, each with its icon and its choice step."""
+
+
+def _action_icons(before: GameState, action: MovementBuy, after: GameState, kind: MarketAction,
+                  table: _Table) -> str | None:
+    """Buying a Card, Messaging and Agitation: the Action counts every icon of its kind on the cards face up after
+    the payment (`table`), a card with two icons twice, a face-down card (one just flipped to pay included) never.
+
+    The choice that follows carries that count; a choice with nothing to choose passes by itself, so when none
+    is pending the same count must leave nothing to choose either.
+    """
+    icon, step_type = _ICON_STEPS[kind]
+    icons = table.face_up(before, icon)
+    head = after.pending[0] if after.pending else None
+    if isinstance(head, step_type):
+        if head.icons != icons:
+            return (f"{action}: the {kind.value} Action counts {head.icons} icons; the cards face up after the "
+                    f"payment show {icons}")
+        return None
+    if after.outcome is None and choice_actions(after, step_type(icons=icons)):
+        return (f"{action}: the {kind.value} Action passed with nothing to choose, yet the {icons} icons of the cards "
+                "face up after the payment give it choices")
+    return None
+
+
+def _action_icons_offers(state: GameState) -> str | None:
+    """On each Movement turn below the hand limit, buy each Messaging and Agitation space with a Tableau that shows
+    the Action's icons face up (a card with two of them among them) and face down, paid with tokens and once more
+    by flipping a face-up card with the icons.
+
+    Buying a Card: Messaging and Agitation are worked with the icons of face-up Tableau cards, counted icon by icon;
+    flipped cards, those flipped to pay for the buy among them, do not act (Cards). Generated games seldom buy these
+    spaces with such a Tableau: the Movement's cards off the Tableau (in turn with the round) are laid at its right
+    end, the one with the most icons face up and another with the icons face down, and the Movement is given the
+    space's price in Influence from the supply. Each buy is checked by `rule.movement-buy`.
+    """
+    if not _movement_turn(state) or len(state.m_hand) >= hand_limit(state):
+        return None
+    movement = state.game.movement_card
+    index = TOKEN_INDEX[TokenKind.INFLUENCE]
+    off = sorted({*state.m_deck, *state.m_discard})
+    room = state.cards.rules.tableau_limit - len(state.tableau)
+    for space, market_card in enumerate(state.market):
+        kind = state.cards.market[space].action
+        if market_card == NO_CARD or kind not in _ICON_STEPS or room < 2:
+            continue
+        icon = _ICON_STEPS[kind][0]
+        showing = [c for c in off if getattr(movement(c).icons, icon)]
+        if len(showing) < 2:
+            continue
+        most = max(getattr(movement(c).icons, icon) for c in showing)
+        strong = [c for c in showing if getattr(movement(c).icons, icon) == most]
+        up = strong[state.round % len(strong)]
+        rest = [c for c in showing if c != up]
+        down = rest[state.round % len(rest)]
+        price = state.cards.market[space].cost + state.market_profit[space]
+        short = max(0, price - state.influence)
+        if short > state.supply[index]:
+            continue
+        supply = list(state.supply)
+        supply[index] -= short
+        probe = replace(state, tableau=(*state.tableau, (down, False), (up, True)),
+                        m_deck=minus(state.m_deck, (up, down)), m_discard=minus(state.m_discard, (up, down)),
+                        influence=state.influence + short, supply=tuple(supply))
+        flipped = len(probe.tableau) - 1
+        offered = [a for a in engine.legal_actions(probe) if isinstance(a, MovementBuy) and a.space == space
+                   and a.flip in ((), (flipped,))]
+        for buy in offered:
+            message = _movement_buy(probe, buy, engine.apply(probe, buy))
+            if message is not None:
+                return (f"what if the Tableau were {list(probe.tableau)} with {probe.influence} Influence: "
+                        f"{message}")
+    return None
 
 
 def _lobbied_buy_offers(state: GameState) -> str | None:
@@ -659,8 +743,10 @@ def _sequence_ran(state: GameState) -> bool:
 
 def _pacing_refill(before: GameState, action: Action, after: GameState) -> str | None:
     """Pacing: after the Company's Reshuffle Sequence and before the Movement's turn, the Market moves up
-    and is refilled and the spent Flight comes back; after any other Draw Phase neither happens
-    (`rule.pacing` checks the passives and the shift on the step that starts Pacing).
+    and is refilled and the spent Flight comes back; after any other Draw Phase none of Pacing happens: no
+    passive gains or refreshes, no shift, no Flight back, the step that draws the last card changing nothing
+    but the Company's deck and hand and the turn (`rule.pacing` checks the passives and the shift on the step
+    that starts Pacing).
 
     Checked on the step that starts the Movement's turn; whether a Sequence ran: `_sequence_ran`.
     """
@@ -673,6 +759,10 @@ def _pacing_refill(before: GameState, action: Action, after: GameState) -> str |
         if after.market != before.market or after.flight_spent != before.flight_spent:
             return ("a Draw Phase without the Reshuffle Sequence changed the Market or the spent Flight, which "
                     "only Pacing does")
+        # Nor do the passives act (step 1): the last card drawn hands the turn over and changes nothing else.
+        changed = unchanged_except(before, after, ("c_deck", "c_hand", "phase", "pending", "round"), action)
+        if changed is not None:
+            return f"a Draw Phase without the Reshuffle Sequence ended as only Pacing may: {changed}"
         return None
     if after.flight_spent:
         return f"after Pacing {after.flight_spent} spent Flight tokens were not reclaimed"
@@ -996,8 +1086,12 @@ INVARIANTS: tuple[Invariant, ...] = (
                         "tokens), goes to the chosen end and earns the Bonuses aligned with the adjacent face-up card.",
                         (S.PLAYING_A_CARD, S.SPENDING_INFLUENCE), movement_play_check),
     TransitionInvariant("rule.movement-buy", "A Movement buy pays the space's cost plus its Lobbying, returns the "
-                        "Profit, resolves the space's Action and takes the card into the hand.",
+                        "Profit, resolves the space's Action (Messaging and Agitation with the icons face up after "
+                        "the payment) and takes the card into the hand.",
                         (S.BUYING_A_CARD, S.SPENDING_INFLUENCE), _movement_buy),
+    StateInvariant("rule.action-icons-offers", "Buying a Messaging or Agitation space works its Action with every "
+                   "icon of its kind on the cards face up once the buy is paid for, and none of the face-down ones.",
+                   (S.BUYING_A_CARD, S.MOVEMENT_CARDS), _action_icons_offers, _movement_turn),
     StateInvariant("rule.lobbied-buy-offers", "A Market card with one, two or three Profit on it is offered for "
                    "its space's cost plus its Profit in Influence, not one less, and buying it does what "
                    "`rule.movement-buy` says.", (S.BUYING_A_CARD, S.COMPANY_INTERFERENCE), _lobbied_buy_offers),
@@ -1028,7 +1122,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.PACING, S.MOVEMENT_CARDS), _pacing_offers, _first_buy),
     TransitionInvariant("rule.pacing-refill", "The Company's Reshuffle Sequence, and only it, is followed by "
                         "Pacing: the Movement's turn starts with the Market moved up and refilled and the spent "
-                        "Flight back.", (S.PACING,), _pacing_refill),
+                        "Flight back; after any other Draw Phase it starts with no passive gained, nothing "
+                        "refreshed and the Market as it was.", (S.PACING,), _pacing_refill),
     StateInvariant("rule.agitation-offers", "An Agitation offers each available Goal from no tokens up to what it "
                    "still needs (its cost, plus its Profit, less the Agitation on it, less the icons), and declining "
                    "whenever it offers a Goal.",

@@ -11,7 +11,7 @@ from doubtspec.model.actions import (
     Chance,
     EndBuy,
 )
-from doubtspec.model.cards import ScoreProfit, TokenKind
+from doubtspec.model.cards import AddDoubt, DoubtGroup, ScoreProfit, TokenKind
 from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Phase
 from doubtspec.model.steps import CompanyDraw, DrawToHandSize, ScoreAndSeed
 from doubtspec.rulebook import Section
@@ -251,6 +251,80 @@ def _reserve_resolve_offers(state: GameState) -> str | None:
             return f"card {card} stays in the Reserve at a Reshuffle, but it went to {_where(with_card, card)}"
         if not stays and card not in with_card.trash:
             return f"card {card} goes to the trash pile at a Reshuffle, but it went to {_where(with_card, card)}"
+    return _reserve_doubt_offers(state)
+
+
+_DOUBTING: dict[int, tuple[object, tuple[tuple[int, DoubtGroup, int], ...]]] = {}
+"""`_doubting_reserve`'s answer per card set (by identity), found once."""
+
+
+def _doubting_reserve(state: GameState) -> tuple[tuple[int, DoubtGroup, int], ...]:
+    """(card, group, count) for each Company card whose Reserve side's reshuffle effects are one Doubt effect."""
+    known = _DOUBTING.get(id(state.cards))
+    if known is None or known[0] is not state.cards:
+        found = []
+        for number, card in sorted(state.cards.company.items()):
+            side = card.reserve if card is not None else None
+            if side is not None and len(side.on_reshuffle) == 1 and isinstance(side.on_reshuffle[0], AddDoubt):
+                effect = side.on_reshuffle[0]
+                found.append((int(number), effect.group, effect.count))
+        known = _DOUBTING[id(state.cards)] = (state.cards, tuple(found))
+    return known[1]
+
+
+def _taken_out(state: GameState, card: int) -> GameState:
+    """`state` with `card` taken from wherever it is (a stack, or out of the game, included) into the discard pile."""
+    def rest(cards: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(c for c in cards if c != card)
+
+    if card in state.c_discard:
+        return state
+    return replace(state, c_deck=rest(state.c_deck), c_hand=rest(state.c_hand), c_reserve=rest(state.c_reserve),
+                   trash=rest(state.trash), c_removed=rest(state.c_removed),
+                   piles=tuple(rest(pile) for pile in state.piles),
+                   stacks=tuple(rest(stack) for stack in state.stacks),
+                   c_discard=sorted_cards((*state.c_discard, card)))
+
+
+def _sequence_through(probe: GameState) -> GameState:
+    """The Draw Phase of `probe` played to the Movement's turn (or the end), the first option at each choice."""
+    after = engine.apply(probe, EndBuy())
+    for _ in range(_SEQUENCE_STEPS):
+        if after.outcome is not None or after.phase is Phase.MOVEMENT_TURN:
+            break
+        after = engine.apply(after, engine.legal_actions(after)[0])
+    return after
+
+
+_SEQUENCE_STEPS = 80
+"""Steps a what-if Draw Phase may take (draws, Doubt and Lobbying choices, the Market's refill) before it stops."""
+
+
+def _reserve_doubt_offers(state: GameState) -> str | None:
+    """At each Buy Phase, a Reshuffle with each card whose reshuffle effect adds Doubt at the Reserve's right end,
+    against the same Reshuffle with the card on the trash pile already.
+
+    Reshuffle Sequence C: every card of the Reserve resolves its reshuffle effects, whether it then goes to the
+    trash pile or stays. Such a card seldom lies in the Reserve at a Reshuffle in generated games (it may not be
+    dealt at all: it is taken from wherever it is); the Sequence is played on with the first option of each
+    choice, so the card must place one Doubt more for each of its tokens, as long as the columns of its group
+    have a free space and the supply a token.
+    """
+    for card, group, count in _doubting_reserve(state):
+        if state.game.company_card(card).kind in state.banned:
+            continue
+        probes = reshuffle_probes(_taken_out(state, card), card, state.banned)
+        if probes is None:
+            continue
+        with_card, without_card = (_sequence_through(probe) for probe in probes)
+        if with_card.outcome is not None or without_card.outcome is not None:
+            continue  # decided in step A or B, before the Reserve resolves
+        free = sum(len(without_card.cards.display.doubt_values[z]) - without_card.doubt[z] for z in group.columns)
+        expected = min(count, free, in_supply(without_card, TokenKind.DOUBT))
+        placed = sum(with_card.doubt) - sum(without_card.doubt)
+        if placed != expected:
+            return (f"a Reshuffle with card {card} at the Reserve's right end placed {placed} Doubt more than with it "
+                    f"on the trash pile; its reshuffle effect places {expected} (group {group.value})")
     return None
 
 
@@ -275,7 +349,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    "the whole supply on the display, seeds from the Victims it scored off.",
                    (S.SCORING_DEMOGRAPHICS, S.SEED_DEMOGRAPHICS), _reshuffle_offers),
     StateInvariant("rule.reserve-resolve-offers", "At a Reshuffle an unbanned Reserve card's reshuffle effects "
-                   "resolve, and it stays in the Reserve if it says so, else it goes to the trash pile.",
+                   "(Profit, Doubt) resolve, whether it stays in the Reserve, if it says so, or goes to the trash "
+                   "pile.",
                    (S.RESOLVE_RESERVE,), _reserve_resolve_offers),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""
