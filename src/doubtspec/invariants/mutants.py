@@ -47,7 +47,7 @@ from doubtspec.model.cards import (
     Zone,
 )
 from doubtspec.model.game import Game
-from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, Outcome, OutcomeReason, Side
+from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, Outcome, OutcomeReason, Phase, Side
 from doubtspec.model.steps import (
     Agitation,
     CheckProfitVictory,
@@ -904,6 +904,30 @@ def _rounds_from_two() -> tuple[Patch, ...]:
     return ((engine, "_run_auto", _run_auto),)
 
 
+def _company_moves_first() -> tuple[Patch, ...]:
+    original = engine._run_auto
+
+    def _run_auto(w: Work, step: Step) -> None:
+        # Set-Up ends with the Company's turn; the Movement's first turn follows it.
+        if isinstance(step, StartMovementTurn) and w.phase is Phase.SETUP:
+            step = StartCompanyTurn()
+        original(w, step)
+
+    return ((engine, "_run_auto", _run_auto),)
+
+
+def _draw_reshuffles_early() -> tuple[Patch, ...]:
+    original = engine._chance_ready
+
+    def _chance_ready(w: Work, step: object) -> bool:
+        # A draw in the Play Phase reshuffles the discards in as soon as the deck holds fewer cards than it draws.
+        if isinstance(step, CompanyDraw) and step.silent and 0 < len(w.c_deck) < step.count and w.c_discard:
+            company.shuffle_discards(w)
+        return original(w, step)
+
+    return ((engine, "_chance_ready", _chance_ready),)
+
+
 def _blamed_on(rule: Section, kinds: type | tuple[type, ...], instead: Section, reason: str,
                ) -> Callable[[], tuple[Patch, ...]]:
     """A mutant's patches: an illegal action of `kinds` that breaks `rule` is rejected citing `instead`."""
@@ -1245,6 +1269,10 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.movement-buy", "rule.lobbied-buy-offers"), _lobbying_not_charged),
     Mutant("lobby-same-card-twice", "The second token of a Lobby effect may go on the card its first went on.",
            ("lobby.distinct-offers",), _lobby_same_card_twice),
+    Mutant("company-moves-first", "Set-Up ends with the Company's turn, not the Movement's.",
+           ("rule.first-turn",), _company_moves_first),
+    Mutant("draw-reshuffles-early", "A draw in the Play Phase reshuffles the discards into the deck as soon as the "
+           "deck holds fewer cards than it draws.", ("rule.empty-draw-offers",), _draw_reshuffles_early),
     Mutant("rounds-from-two", "The Movement's first turn is counted as round 2 (ruling turn-numbering says 1).",
            ("rule.turn-numbering",), _rounds_from_two),
     Mutant("ban-blamed-on-payment", "A banned card's standard play is rejected naming its payment, not the ban.",

@@ -291,7 +291,7 @@ def _empty_draw_offers(state: GameState) -> str | None:
         if message is not None:
             reserve = f"card {probe.c_reserve[-1]} in the Reserve, " if probe.c_reserve else ""
             return f"with {reserve}an empty deck and discard pile: {message}"
-        message = _reshuffling_draw(state, card)
+        message = _reshuffling_draw(state, card) or _short_deck_draw(state, card)
         if message is not None:
             return message
         played += 1
@@ -344,6 +344,44 @@ def _reshuffling_draw(state: GameState, card: int) -> str | None:
     if moved:
         return (f"with the deck empty and the discards full, {play}'s draw changed {', '.join(moved)}: a draw in the "
                 "Play Phase reshuffles the discards without the Reshuffle Sequence")
+    return None
+
+
+def _short_deck_draw(state: GameState, card: int) -> str | None:
+    """`card`, which draws two or more, played with one card fewer in the deck than it draws and the rest of the
+    Company's cards in the discard pile: the deck's own cards are drawn before the discards are reshuffled.
+
+    The discards join the deck without the Sequence only once nothing is left to draw (Reshuffle Sequence
+    note), so every card the deck held must reach the hand, whichever cards the reshuffled discards then give.
+    The deck holds the highest-numbered cards, so that drawing the first option from a deck the discards joined
+    too early leaves one of them behind. Set up as `_reshuffling_draw` (Reserve emptied into the discards; no
+    named effect); played with the fewest cards and the first option of each choice and draw.
+    """
+    side = state.game.company_card(card).standard
+    if side is None or any(isinstance(e, NamedEffect) for e in side.effects):
+        return None
+    draws = sum(e.count for e in side.effects if isinstance(e, DrawCards))
+    owned = (*state.c_deck, *state.c_discard, *state.c_hand, *state.c_reserve)
+    if draws < 2 or card not in owned:
+        return None
+    hand = sorted_cards((*(c for c in state.c_hand if c != card), card))
+    spare = sorted_cards(c for c in owned if c != card and c not in hand)
+    if len(spare) < draws:
+        return None
+    deck, discard = spare[len(spare) - draws + 1:], spare[:len(spare) - draws + 1]
+    probe = replace(state, c_deck=deck, c_discard=discard, c_reserve=(), c_hand=hand)
+    plays = [a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card]
+    if not plays:
+        return None
+    play = min(plays, key=lambda a: len(a.pay))
+    _, after, message = _follow_play(probe, play)
+    if message is not None:
+        return f"with {len(deck)} cards in the deck and the discards full: {message}"
+    if after.outcome is not None or after.pending:
+        return None
+    if not set(deck) <= set(after.c_hand):
+        return (f"with the deck holding {list(deck)}, {play} (drawing {draws}) ended with hand {list(after.c_hand)}: "
+                "the deck's cards are drawn before the discards are reshuffled into it")
     return None
 
 
@@ -806,7 +844,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS), _trigger_offers),
     StateInvariant("rule.empty-draw-offers", "A play that draws with the deck and the discard pile empty draws "
                    "nothing and goes on to the Reserve cards it triggers; with the deck empty and the discards "
-                   "full it reshuffles them without the Sequence and draws all it says.",
+                   "full it reshuffles them without the Sequence and draws all it says; with fewer cards in the "
+                   "deck than it draws it draws them all before the discards join the deck.",
                    (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS, S.RESHUFFLE_SEQUENCE), _empty_draw_offers),
     StateInvariant("rule.doubt-count-offers", "A play whose Doubt effects place two or more tokens places each of "
                    "them, one choice each.", (S.STANDARD_EFFECTS,), _doubt_count_offers),

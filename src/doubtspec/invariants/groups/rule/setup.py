@@ -1,5 +1,5 @@
 """`rule.setup`: both sides' Set-Up, checked at the Movement's first decision; `rule.turn-numbering`: the count
-of rounds that starts after it."""
+of rounds that starts after it; `rule.first-turn`: who takes the first turn."""
 
 from __future__ import annotations
 
@@ -62,6 +62,22 @@ def _turn_numbering(before: GameState, action: Action, after: GameState) -> str 
     return None
 
 
+def _first_turn(before: GameState, action: Action, after: GameState) -> str | None:
+    """Company Set-Up 5 and Movement Set-Up: the Company's opponent moves first, so the step that ends Set-Up
+    leaves the Movement to decide its first turn (round 1, nothing pending), never the Company.
+
+    `rule.setup` looks at that first decision only when it comes, and the rounds (`rule.turn-numbering`) count
+    Movement turns, so a Set-Up that hands the first turn to the Company breaks neither.
+    """
+    if before.phase is not Phase.SETUP or after.phase is Phase.SETUP or after.outcome is not None:
+        return None
+    if after.phase is not Phase.MOVEMENT_TURN or after.pending or after.round != 1:
+        return (f"Set-Up ended with {action} in the {after.phase.value} phase, round {after.round}"
+                f"{', with ' + type(after.pending[0]).__name__ + ' pending' if after.pending else ''}; the Movement "
+                "takes the game's first turn")
+    return None
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.setup", "Set-Up deals the Company's hand, piles and stacks, the display, the starting "
                    "card, the Market and the Goal structure as the rules say.",
@@ -69,5 +85,8 @@ INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.turn-numbering", "The round is 0 through Set-Up and goes up by one exactly when a "
                         "Movement turn begins; a game's outcome names the round it ended in.",
                         (S.MOVEMENT_ON_YOUR_GO, S.MOVEMENT_SETUP), _turn_numbering),
+    TransitionInvariant("rule.first-turn", "Set-Up ends with the Movement to take the game's first turn (round 1, "
+                        "nothing pending); the Company's first turn follows it.",
+                        (S.COMPANY_SETUP, S.MOVEMENT_SETUP), _first_turn),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""
