@@ -119,8 +119,9 @@ def _scoring_slip() -> tuple[Patch, ...]:
 
 def _token_from_nothing() -> tuple[Patch, ...]:
     def pass_turn(w: Work) -> None:
-        # Pass gives its Influence without taking it from the supply.
-        w.influence += 1
+        # Pass gives its Influence (as ruling pass-bonus says) without taking it from the supply.
+        none = w.influence == 0 and not (w.game.pass_counts_cards and any(up for _, up in w.tableau))
+        w.influence += 2 if none else 1
         w.push(StartCompanyTurn())
 
     return ((movement, "pass_turn", pass_turn),)
@@ -928,6 +929,17 @@ def _draw_reshuffles_early() -> tuple[Patch, ...]:
     return ((engine, "_chance_ready", _chance_ready),)
 
 
+def _pass_counts_face_down() -> tuple[Patch, ...]:
+    def pass_turn(w: Work) -> None:
+        # Any Tableau card, face down too, counts as Influence held (pass-bonus=no-influence misread, and played
+        # under every ruling so that the default games meet it).
+        none = w.influence == 0 and not w.tableau
+        movement.gain(w, influence=2 if none else 1)
+        w.push(StartCompanyTurn())
+
+    return ((movement, "pass_turn", pass_turn),)
+
+
 def _blamed_on(rule: Section, kinds: type | tuple[type, ...], instead: Section, reason: str,
                ) -> Callable[[], tuple[Patch, ...]]:
     """A mutant's patches: an illegal action of `kinds` that breaks `rule` is rejected citing `instead`."""
@@ -1273,6 +1285,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.first-turn",), _company_moves_first),
     Mutant("draw-reshuffles-early", "A draw in the Play Phase reshuffles the discards into the deck as soon as the "
            "deck holds fewer cards than it draws.", ("rule.empty-draw-offers",), _draw_reshuffles_early),
+    Mutant("pass-counts-face-down", "Pass gives two Influence only with no Tableau card at all, face down ones "
+           "included, as if pass-bonus=no-influence counted them, whatever the ruling.", ("rule.pass-offers",),
+           _pass_counts_face_down),
     Mutant("rounds-from-two", "The Movement's first turn is counted as round 2 (ruling turn-numbering says 1).",
            ("rule.turn-numbering",), _rounds_from_two),
     Mutant("ban-blamed-on-payment", "A banned card's standard play is rejected naming its payment, not the ban.",

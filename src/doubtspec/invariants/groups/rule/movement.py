@@ -559,6 +559,36 @@ def _pass(before: GameState, action: Action, after: GameState) -> str | None:
     return unchanged_except(before, after, ("influence", "supply", *TURN_START), action)
 
 
+def _pass_offers(state: GameState) -> str | None:
+    """On each Movement turn, Pass with no Influence token, once with every Tableau card face down and once with
+    only its first card face up, as a what-if.
+
+    Ruling pass-bonus: under no-tokens (the default) both Passes gain two Influence, the Tableau aside; under
+    no-influence only the first does, a face-up card being Influence held. A Movement that runs out of tokens
+    with its whole Tableau spent is rare in generated games (and the no-influence reading is only played in the
+    ruling variants), so the situation is built: the Influence tokens go back to the supply and the Tableau is
+    turned over, nothing else changed.
+    """
+    if not state.tableau or Pass() not in engine.legal_actions(state):
+        return None
+    supply = list(state.supply)
+    supply[TOKEN_INDEX[TokenKind.INFLUENCE]] += state.influence
+    counts_cards = state.rulings.get("pass-bonus") == "no-influence"
+    down = tuple((card, False) for card, _ in state.tableau)
+    for tableau, expected in ((down, 2), (((down[0][0], True), *down[1:]), 1 if counts_cards else 2)):
+        probe = replace(state, influence=0, supply=tuple(supply), tableau=tableau)
+        after = engine.apply(probe, Pass())
+        shown = "".join("U" if up else "D" for _, up in tableau)
+        if after.influence != min(expected, supply[TOKEN_INDEX[TokenKind.INFLUENCE]]):
+            return (f"what if the Movement passed with no Influence token and the Tableau {shown} (U face up): it "
+                    f"gained {after.influence}; ruling pass-bonus={state.rulings.get('pass-bonus')} gives "
+                    f"{expected}")
+        message = _pass(probe, Pass(), after)
+        if message is not None:
+            return f"what if the Movement passed with no Influence token and the Tableau {shown}: {message}"
+    return None
+
+
 def _cheapest_message(state: GameState) -> float:
     """Messaging: the least a Message costs in `state` (the bottom Doubt of a column, or one for a Victim of a
     Zone with no Doubt left); infinite when there is nothing to remove."""
@@ -1110,6 +1140,9 @@ INVARIANTS: tuple[Invariant, ...] = (
                    "empty.", (S.BUYING_A_CARD, S.PLAYING_A_CARD, S.MOVEMENT_CARDS), _organize_offers),
     TransitionInvariant("rule.pass", "Passing gains one Influence, or two with none at all; nothing else changes.",
                         (S.MOVEMENT_ON_YOUR_GO,), _pass),
+    StateInvariant("rule.pass-offers", "With no Influence token, Pass gains two Influence whatever the Tableau "
+                   "shows, or (ruling pass-bonus=no-influence) two only while every Tableau card is face down and "
+                   "one otherwise.", (S.MOVEMENT_ON_YOUR_GO,), _pass_offers, _movement_turn),
     TransitionInvariant("rule.messaging", "Messaging returns each Victim removed to the Company's supply and gains "
                         "one Influence for it; it targets one Zone, or (ruling messaging-zones=any-zones) goes on "
                         "with the icon Messaging left.", (S.MESSAGING,), messaging_check),
