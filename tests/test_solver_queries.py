@@ -26,6 +26,7 @@ from doubtspec.solver.abstraction.profit_cut import ProfitCut
 from doubtspec.solver.methods import HuntMethod, ProfitHuntMethod, StarHuntMethod
 from doubtspec.solver.queries import (
     HUNT_SHARE,
+    STAR_HUNT_MIN_S,
     STAR_SLICE_S,
     Answer,
     Assumptions,
@@ -324,6 +325,33 @@ def test_the_star_hunt_gets_a_fixed_slice_on_a_short_budget(monkeypatch: pytest.
     assert given[0][1] == pytest.approx(STAR_SLICE_S, rel=0.05)
     assert given[1][1] == pytest.approx(HUNT_SHARE * (60.0 - margin_of(60.0)), rel=0.05)
     assert passes[:2] == [1, None]
+
+
+def test_a_thirty_second_stars_question_takes_the_star_cut_and_the_star_hunt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A question of under 30 s (28 of them left once a command has started) takes the star cut and runs the star
+    hunt before the generic hunt, on a slice of at least `STAR_HUNT_MIN_S`: the hunt's turn-6 pass takes 6-8 s, and
+    such a question on the shipped set answered the generic hunt's turn 8 when both waited for 35 s."""
+    given: list[tuple[str, float]] = []
+    cuts: list[int] = []
+    cut_stars = ScheduleProver.cut_stars
+
+    def cut(self: ScheduleProver, by_turn: int, stars_to_win: int, budget: Budget, cpsat: bool = True) -> int:
+        cuts.append(by_turn)
+        return cut_stars(self, by_turn, stars_to_win, budget, cpsat)
+
+    def hunt(name: str) -> Callable[..., list[object]]:
+        def decide(self: object, by_turn: int, budget: Budget, first_turn: int = 1, **kwargs: object) -> list[object]:
+            given.append((name, budget.left()))
+            return []
+        return decide
+
+    monkeypatch.setattr(ScheduleProver, "cut_stars", cut)
+    monkeypatch.setattr(StarHuntMethod, "decide", hunt("star"))
+    monkeypatch.setattr(HuntMethod, "decide", hunt("generic"))
+    solve(TINY, QueryKind.STARS, 12, Opponent.PASSIVE, timeout_s=28.0, use_unrolling=False)
+    assert cuts
+    assert [name for name, _ in given][:2] == ["star", "generic"]
+    assert given[0][1] >= STAR_HUNT_MIN_S
 
 
 def test_the_star_cut_replaces_the_turn_by_turn_first_pass(monkeypatch: pytest.MonkeyPatch) -> None:

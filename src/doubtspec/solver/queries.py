@@ -103,10 +103,14 @@ one the abstraction found possible (where the exact check is what is needed) or 
 stops early. Where the abstraction stalls, the unrolling decided no turn past it on the shipped set
 (Goal Victory at turn 7, Profit at turn 4) and took most of the question's memory (2.1 GiB for
 `profit --by-turn 12`); the Movement's refinement makes the witnesses at the turns it cannot rule out."""
-STAR_HUNT_MIN_S = 15.0
+STAR_HUNT_MIN_S = 10.0
 """The time (its share or `STAR_SLICE_S`) from which the stars question runs the star hunt
-(`doubtspec.solver.star_hunt`) before the generic hunt: one pass of it takes about 12 CPU-seconds on the shipped
-set, where it finds the Star Victory at turn 6 (the generic hunt's is at turn 8)."""
+(`doubtspec.solver.star_hunt`) before the generic hunt: its turn-6 pass takes 6-8 CPU-seconds at its first round's
+width on the shipped set and the large file, where it finds the Star Victory at turn 6 (the generic hunt's is at
+turn 8 or 9). It was 15 when the pass took 11-15 s: a 30-second question then never ran it."""
+PROFIT_HUNT_MIN_S = 15.0
+"""The time (its share or `PROFIT_SLICE_S`) from which the Profit question runs the Profit hunt before the generic
+hunt (its first pass takes 8-10 CPU-seconds; see `PROFIT_SLICE_S`)."""
 STAR_SLICE_S = 25.0
 """The star hunt's fixed slice when its share of the hunt's share is smaller (budgets under about 150 s): on the
 shipped set, once turns 1 and 2 are proved (the star bounds then leave turn 5 one schedule and put turn 6's rounds
@@ -130,8 +134,16 @@ STAR_FIRST_PASS_S = 10.0
 """On a budget under `COMPANY_LONG_BUDGET_S`, the least the stars question's first pass gets (instead of
 `QUICK_SHARE` when that is less): on the shipped set turns 1 and 2 take 3-5 s, and with turn 2 proved the star
 bounds leave the star hunt one schedule for turn 5 and three for turn 6 (rounds 4, 5, 6 first); with turn 1 alone
-it has four schedules for turns 4 and 5 and did not reach turn 6 in a 45-second budget. Only when the budget also
-holds `STAR_SLICE_S`: a smaller one keeps the quick share, so the generic hunt still has time for its turn 8-9."""
+it has four schedules for turns 4 and 5 and did not reach turn 6 in a 45-second budget. Only from `STAR_CUT_MIN_S`:
+a smaller budget keeps the quick share, so the generic hunt still has time for its turn 8-9."""
+STAR_CUT_MIN_S = 25.0
+"""The least budget for the stars question's star cut and star hunt on a budget under `COMPANY_LONG_BUDGET_S` (below
+it: the turn-by-turn first pass and the generic hunt). The cut's first part proves turn 4 in about 5 s, and the star
+hunt's turn-6 pass takes 6-8 CPU-seconds at its first round's width (`star_hunt.FIRST_ROUND_WIDTH`), which its
+slice (`STAR_SLICE_S`, at most `STAR_SLICE_MAX_SHARE` of what is left) holds from here: on the shipped set
+`stars --by-turn 12 --timeout 30` answered the generic hunt's turn 8 ("earliest between 5 and 8") when this was 35
+(`STAR_FIRST_PASS_S` + `STAR_SLICE_S`, from a turn-6 pass of 11-15 s; docs/solver-measurements.md, "The star hunt's
+first round at width 150")."""
 STAR_HUNT_SHARE = 0.8
 """Of the hunt's share, what the star hunt may use; the generic hunt gets the rest (and all of it without a find).
 On the large file the star hunt's first witness (turn 6) takes about 30 s of wall time under load (the schedule of
@@ -153,8 +165,8 @@ turn the witness makes moot (on the shipped set the prover spent 45-60 s on turn
 16-20 s); a pass for a turn the game cannot meet dies at its schedule's first star round (about 9 s for turn 5's
 one schedule, rounds 3, 4 and 5)."""
 STAR_CUT_SHARE = 0.6
-"""For the stars question on a budget under `COMPANY_LONG_BUDGET_S` (and `STAR_FIRST_PASS_S` + `STAR_SLICE_S` or
-more): the most of the budget for the star cut's first part (`ScheduleProver.cut_stars`, Z3 alone) and its turn's
+"""For the stars question on a budget under `COMPANY_LONG_BUDGET_S` (and `STAR_CUT_MIN_S` or more): the most of the
+budget for the star cut's first part (`ScheduleProver.cut_stars`, Z3 alone) and its turn's
 proof, which replace the turn-by-turn first pass (on the shipped set rounds 1-2 and turn 4 in about 5 s). CP-SAT's
 round-3 bound comes after the star hunt's slice: on the large file, where it is not proved, a cut that asked it
 first left the star hunt too little for its turn-6 find (unknown at 60 s, where the slice gave turn 6)."""
@@ -467,10 +479,10 @@ def solve_query(game: Game, query: Query, opponent: Opponent = Opponent.ANY,
         elif isinstance(prover, ScheduleProver) and long_budget:
             first_share = COMPANY_LONG_SHARE
         elif (query.kind is QueryKind.STARS and use_hunt and hunt_settings is None
-              and budget.left() >= STAR_FIRST_PASS_S + STAR_SLICE_S):
+              and budget.left() >= STAR_CUT_MIN_S):
             first_share = min(1.0, max(QUICK_SHARE, STAR_FIRST_PASS_S / budget.left()))
         cut = (query.kind is QueryKind.STARS and isinstance(prover, ScheduleProver) and use_hunt
-               and hunt_settings is None and budget.left() >= STAR_FIRST_PASS_S + STAR_SLICE_S)
+               and hunt_settings is None and budget.left() >= STAR_CUT_MIN_S)
         if cut:
             # The star bounds first, and the last turn they put out of reach proved from them (turns before it
             # follow: the target latches); the turn-by-turn proof of those turns is never made.
@@ -600,7 +612,7 @@ def _hunt(answer: Answer, game: Game, query: Query, opponent: Opponent, target: 
         # First the hunt aimed at Profit (a Company that cycles its deck and stops one star short: turn 7 on the
         # shipped set, where the generic hunt finds none by turn 12), then the generic hunt, as for the stars.
         profit_budget, sliced = _aimed_hunt_budget(budget, hunt_budget, PROFIT_SLICE_S)
-        if profit_budget.left() >= STAR_HUNT_MIN_S:
+        if profit_budget.left() >= PROFIT_HUNT_MIN_S:
             hunters.append((ProfitHuntMethod(game), profit_budget))
     if query.kind is QueryKind.STARS and hunt_settings is None:
         # First the hunt aimed at star schedules, from the first turn not proved impossible (on the shipped set
