@@ -298,6 +298,20 @@ def test_the_company_first_pass_gets_half_a_long_budget(monkeypatch: pytest.Monk
     assert given and given[0] == pytest.approx(share * (timeout - margin_of(timeout)), rel=0.05)
 
 
+def _record_hunts(monkeypatch: pytest.MonkeyPatch, given: list[tuple[str, float]], passes: list[object]) -> None:
+    """Replace the star and the generic hunts by ones that find nothing and record, in call order, which was asked
+    (with the seconds its budget had left) and the passes asked of it."""
+    def hunt(name: str) -> Callable[..., list[object]]:
+        def decide(self: object, by_turn: int, budget: Budget, first_turn: int = 1, **kwargs: object) -> list[object]:
+            given.append((name, budget.left()))
+            passes.append(kwargs.get("passes"))
+            return []
+        return decide
+
+    monkeypatch.setattr(StarHuntMethod, "decide", hunt("star"))
+    monkeypatch.setattr(HuntMethod, "decide", hunt("generic"))
+
+
 def test_the_star_hunt_gets_a_fixed_slice_on_a_short_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """Under about 150 s the star hunt's share of the hunt's share is too small for its turn-6 find (10-15 s after a
     dead pass of 7 s on the shipped set): it gets `STAR_SLICE_S` instead, one pass per schedule (after a find the
@@ -308,16 +322,8 @@ def test_the_star_hunt_gets_a_fixed_slice_on_a_short_budget(monkeypatch: pytest.
     def prove(self: ScheduleProver, by_turn: int, budget: Budget, first_turn: int = 1) -> list[object]:
         return []
 
-    def hunt(name: str) -> Callable[..., list[object]]:
-        def decide(self: object, by_turn: int, budget: Budget, first_turn: int = 1, **kwargs: object) -> list[object]:
-            given.append((name, budget.left()))
-            passes.append(kwargs.get("passes"))
-            return []
-        return decide
-
     monkeypatch.setattr(ScheduleProver, "decide", prove)
-    monkeypatch.setattr(StarHuntMethod, "decide", hunt("star"))
-    monkeypatch.setattr(HuntMethod, "decide", hunt("generic"))
+    _record_hunts(monkeypatch, given, passes)
     solve(TINY, QueryKind.STARS, 12, Opponent.PASSIVE, timeout_s=60.0, use_unrolling=False)
     # (then both again for the turn after the cut's first part, which its second part left open: see
     # `test_the_turn_the_cut_may_prove_is_hunted_last`)
@@ -339,15 +345,8 @@ def test_a_thirty_second_stars_question_takes_the_star_cut_and_the_star_hunt(mon
         cuts.append(by_turn)
         return cut_stars(self, by_turn, stars_to_win, budget, cpsat)
 
-    def hunt(name: str) -> Callable[..., list[object]]:
-        def decide(self: object, by_turn: int, budget: Budget, first_turn: int = 1, **kwargs: object) -> list[object]:
-            given.append((name, budget.left()))
-            return []
-        return decide
-
     monkeypatch.setattr(ScheduleProver, "cut_stars", cut)
-    monkeypatch.setattr(StarHuntMethod, "decide", hunt("star"))
-    monkeypatch.setattr(HuntMethod, "decide", hunt("generic"))
+    _record_hunts(monkeypatch, given, [])
     solve(TINY, QueryKind.STARS, 12, Opponent.PASSIVE, timeout_s=28.0, use_unrolling=False)
     assert cuts
     assert [name for name, _ in given][:2] == ["star", "generic"]

@@ -323,10 +323,9 @@ def _reshuffling_draw(state: GameState, card: int) -> str | None:
     if len(discard) < draws:
         return None
     probe = replace(state, c_deck=(), c_discard=discard, c_reserve=(), c_hand=hand)
-    plays = [a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card]
-    if not plays:
+    play = _cheapest_play(probe, card)
+    if play is None:
         return None
-    play = min(plays, key=lambda a: len(a.pay))
     scored, after, message = _follow_play(probe, play)
     if message is not None:
         return f"with the deck empty and the discards full: {message}"
@@ -370,10 +369,9 @@ def _short_deck_draw(state: GameState, card: int) -> str | None:
         return None
     deck, discard = spare[len(spare) - draws + 1:], spare[:len(spare) - draws + 1]
     probe = replace(state, c_deck=deck, c_discard=discard, c_reserve=(), c_hand=hand)
-    plays = [a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card]
-    if not plays:
+    play = _cheapest_play(probe, card)
+    if play is None:
         return None
-    play = min(plays, key=lambda a: len(a.pay))
     _, after, message = _follow_play(probe, play)
     if message is not None:
         return f"with {len(deck)} cards in the deck and the discards full: {message}"
@@ -383,6 +381,12 @@ def _short_deck_draw(state: GameState, card: int) -> str | None:
         return (f"with the deck holding {list(deck)}, {play} (drawing {draws}) ended with hand {list(after.c_hand)}: "
                 "the deck's cards are drawn before the discards are reshuffled into it")
     return None
+
+
+def _cheapest_play(probe: GameState, card: int) -> PlayStandard | None:
+    """`card`'s standard play offered in `probe` with the fewest cards paid, or None when none is offered."""
+    plays = [a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card]
+    return min(plays, key=lambda a: len(a.pay)) if plays else None
 
 
 def _follow_play(probe: GameState, play: PlayStandard) -> tuple[GameState, GameState, str | None]:
