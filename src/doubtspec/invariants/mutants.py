@@ -36,6 +36,7 @@ from doubtspec.model.actions import (
 )
 from doubtspec.model.cards import (
     AddRestriction,
+    AddVictims,
     CompanyEffect,
     Counts,
     DrawCards,
@@ -940,6 +941,29 @@ def _pass_counts_face_down() -> tuple[Patch, ...]:
     return ((movement, "pass_turn", pass_turn),)
 
 
+def _victims_all_or_nothing() -> tuple[Patch, ...]:
+    original = company.resolve_effect
+
+    def resolve_effect(w: Work, effect: CompanyEffect) -> None:
+        # A Victims icon the supply cannot cover in full places none (a short supply is not cut).
+        if isinstance(effect, AddVictims) and w.supply[TOKEN_INDEX[TokenKind.VICTIMS]] < effect.count:
+            return
+        original(w, effect)
+
+    return ((company, "resolve_effect", resolve_effect),)
+
+
+def _discount_leftover_kept() -> tuple[Patch, ...]:
+    def buy(w: Work, card: int, pay: tuple[int, ...]) -> None:
+        # A discount larger than the card's Budget keeps the rest for the next buy.
+        company.pay_budget(w, pay)
+        w.c_discard = tuple(sorted((*w.c_discard, card)))
+        w.buys += 1
+        w.discount -= min(w.discount, w.game.budget[card])
+
+    return ((company, "buy", buy),)
+
+
 def _blamed_on(rule: Section, kinds: type | tuple[type, ...], instead: Section, reason: str,
                ) -> Callable[[], tuple[Patch, ...]]:
     """A mutant's patches: an illegal action of `kinds` that breaks `rule` is rejected citing `instead`."""
@@ -1288,6 +1312,10 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("pass-counts-face-down", "Pass gives two Influence only with no Tableau card at all, face down ones "
            "included, as if pass-bonus=no-influence counted them, whatever the ruling.", ("rule.pass-offers",),
            _pass_counts_face_down),
+    Mutant("victims-all-or-nothing", "A Victims effect larger than what the supply holds places none instead of "
+           "what remains.", ("rule.short-supply-offers", "rule.company-play"), _victims_all_or_nothing),
+    Mutant("discount-leftover-kept", "A discount larger than the card bought keeps the rest for the next buy.",
+           ("rule.buy-offers", "rule.buy"), _discount_leftover_kept),
     Mutant("rounds-from-two", "The Movement's first turn is counted as round 2 (ruling turn-numbering says 1).",
            ("rule.turn-numbering",), _rounds_from_two),
     Mutant("ban-blamed-on-payment", "A banned card's standard play is rejected naming its payment, not the ban.",

@@ -210,6 +210,66 @@ def _trigger_offers(state: GameState) -> str | None:
     return None
 
 
+_SHORT_SUPPLY: dict[int, tuple[object, list[tuple[int, tuple[tuple[TokenKind, int], ...]]]]] = {}
+"""`_short_supply_cards` per card set (the card set itself kept, so that a recycled id is never mistaken)."""
+
+def _short_supply_cards(state: GameState) -> list[tuple[int, tuple[tuple[TokenKind, int], ...]]]:
+    """(card, (kind, tokens taken)): each standard side made only of `ONE_STEP_EFFECTS` that takes two or more
+    Victims or Profit from the supply, from the card data."""
+    known = _SHORT_SUPPLY.get(id(state.cards))
+    if known is not None and known[0] is state.cards:
+        return known[1]
+    found: list[tuple[int, tuple[tuple[TokenKind, int], ...]]] = []
+    for card in sorted(n for n, c in state.cards.company.items() if c is not None):
+        side = state.game.company_card(card).standard
+        if side is None or not all(isinstance(e, ONE_STEP_EFFECTS) for e in side.effects):
+            continue
+        victims = sum(e.count for e in side.effects if isinstance(e, AddVictims))
+        profit = sum(e.count for e in side.effects if isinstance(e, ScoreProfit))
+        taken = tuple((kind, n) for kind, n in ((TokenKind.VICTIMS, victims), (TokenKind.PROFIT, profit)) if n >= 2)
+        if taken:
+            found.append((card, taken))
+    _SHORT_SUPPLY[id(state.cards)] = (state.cards, found)
+    return found
+
+
+_SHORT_SUPPLY_CARDS = 2
+"""Cards one `rule.short-supply-offers` check plays (in turn with the round)."""
+
+
+def _short_supply_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, play a card that takes two or more Victims or Profit with a supply that
+    holds fewer.
+
+    The supplies are piece-limited and a gain larger than what is left takes what remains (ruling
+    supply-exhausted); a play's effects resolve in their printed order, so the first ones take the last tokens.
+    Generated games never run the Victims or Profit supply this low. Each card of the kind (two a turn, in turn
+    with the round) is moved into the hand with no Reserve and no ban, and played with each supply from one
+    token up to one short of what it takes; `rule.company-play` checks where every token went.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
+        return None
+    cards = _short_supply_cards(state)
+    for k in range(min(_SHORT_SUPPLY_CARDS, len(cards))):
+        card, taken = cards[(_SHORT_SUPPLY_CARDS * state.round + k) % len(cards)]
+        moved = _moved_to_play(state, card, None)
+        if moved is None:
+            continue
+        moved = replace(moved, c_reserve=(), trash=(*moved.trash, *moved.c_reserve), banned=())
+        play = next((a for a in engine.legal_actions(moved) if isinstance(a, PlayStandard) and a.card == card), None)
+        if play is None:
+            continue
+        for kind, count in taken:
+            for left in range(1, count):
+                supply = list(moved.supply)
+                supply[TOKEN_INDEX[kind]] = left
+                probe = replace(moved, supply=tuple(supply))
+                message = _company_play(probe, play, engine.apply(probe, play))
+                if message is not None:
+                    return f"with {left} {kind.value} left in the supply: {message}"
+    return None
+
+
 def _drawing_cards(state: GameState) -> list[tuple[int, tuple[int, ...]]]:
     """(card, Reserve cards): each standard side that draws, most cards drawn first, with the Reserve sides its
     play triggers (same trigger and icon), from the card data."""
@@ -626,7 +686,10 @@ def _buy_offers(state: GameState) -> str | None:
     if banning:
         state = replace(state, banned=tuple(sorted({*state.banned, *kinds})))
     how = ", every kind in the hand banned" if banning else ""
-    for source, index, _ in buy_costs(replace(state, discount=0)):
+    offers = buy_costs(replace(state, discount=0))
+    # One offer a turn (in turn with the round) is also bought with a discount beyond its price.
+    chosen = offers[state.round % len(offers)][:2] if offers else None
+    for source, index, _ in offers:
         card = (state.piles if source is BuySource.PILE else state.stacks)[index][-1] \
             if source is not BuySource.TRASH else state.trash[index]
         full = budget[card] + (1 if source is BuySource.TRASH else 0)
@@ -646,6 +709,12 @@ def _buy_offers(state: GameState) -> str | None:
             return (f"with a discount of {full + 1}{how}, {source.value}:{index} (Budget {budget[card]}"
                     f"{' plus one from the trash' if source is BuySource.TRASH else ''}) costs nothing, but was "
                     f"not offered without a payment")
+        if (source, index) == chosen:
+            # A reduction serves one buy, never below zero: what it leaves unused is lost with it (ruling
+            # discount-scope), so this buy (checked by `rule.buy`) leaves no discount for the next.
+            message = _buy(free, Buy(source, index, ()), engine.apply(free, Buy(source, index, ())))
+            if message is not None:
+                return f"with a discount of {full + 1}, more than the price: {message}"
     return None
 
 
@@ -851,6 +920,10 @@ INVARIANTS: tuple[Invariant, ...] = (
                    "full it reshuffles them without the Sequence and draws all it says; with fewer cards in the "
                    "deck than it draws it draws them all before the discards join the deck.",
                    (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS, S.RESHUFFLE_SEQUENCE), _empty_draw_offers),
+    StateInvariant("rule.short-supply-offers", "A play that takes more Victims or Profit than the supply holds "
+                   "takes what is left, its effects in order: the first ones get the last tokens (checked by "
+                   "`rule.company-play`).", (S.ADDING_VICTIMS, S.STANDARD_EFFECTS, S.COMPANY_SETUP),
+                   _short_supply_offers, _payment_applies),
     StateInvariant("rule.doubt-count-offers", "A play whose Doubt effects place two or more tokens places each of "
                    "them, one choice each.", (S.STANDARD_EFFECTS,), _doubt_count_offers),
     StateInvariant("rule.trash-offers", "Resolving a trash-from-hand effect offers each hand card once, and "
