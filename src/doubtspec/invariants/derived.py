@@ -7,6 +7,7 @@ only `legal` asks the engine's public API, for the actions it offers.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import operator
 import weakref
 from collections.abc import Callable, Iterable
@@ -55,6 +56,25 @@ def replace(obj: _T, /, **changes: object) -> _T:
     for name, value in changes.items():
         _set_field(new, name, value)
     return cast(_T, new)
+
+
+def from_card_data(compute: Callable[[GameState], _T]) -> Callable[[GameState], _T]:
+    """`compute`, a function of the card data alone (read through a state), worked out once per card set.
+
+    The what-ifs ask which cards have some effect at every state they look at; the answer depends on the card file
+    only. It is kept by the card set's identity, with the card set itself beside it, so that a recycled id is never
+    mistaken for another card set.
+    """
+    found: dict[int, tuple[object, _T]] = {}
+
+    @functools.wraps(compute)
+    def cached(state: GameState) -> _T:
+        known = found.get(id(state.cards))
+        if known is None or known[0] is not state.cards:
+            known = found[id(state.cards)] = (state.cards, compute(state))
+        return known[1]
+
+    return cached
 
 
 _memo_state: list[GameState | None] = [None]
@@ -158,13 +178,11 @@ ONE_STEP_EFFECTS = (AddVictims, ScoreProfit, Discount)
 """Effects that resolve with no choice and no draw: a play made of them resolves in its own step."""
 
 
+@from_card_data
 def trigger_pairs(state: GameState) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """(card, Reserve cards) from the card data: each standard side with a trigger whose effects are all
     `ONE_STEP_EFFECTS` (the Reserve cards it activates then resolve in the same step), with every other card
     whose Reserve side it activates (same trigger and icon: Reserve Effects)."""
-    known = _TRIGGER_PAIRS.get(id(state.cards))
-    if known is not None and known[0] is state.cards:
-        return known[1]
     company = state.game.company_card
     numbers = sorted(n for n, c in state.cards.company.items() if c is not None)
     pairs = []
@@ -176,12 +194,7 @@ def trigger_pairs(state: GameState) -> tuple[tuple[int, tuple[int, ...]], ...]:
                           is not None and reserve.trigger is side.trigger and reserve.icon is side.icon)
         if triggered:
             pairs.append((card, triggered))
-    _TRIGGER_PAIRS[id(state.cards)] = (state.cards, tuple(pairs))
     return tuple(pairs)
-
-
-_TRIGGER_PAIRS: dict[int, tuple[object, tuple[tuple[int, tuple[int, ...]], ...]]] = {}
-"""`trigger_pairs` per card set (the card set itself kept, so that a recycled id is never mistaken)."""
 
 
 def card_kind(state: GameState, card: int) -> str:

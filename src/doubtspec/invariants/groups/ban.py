@@ -8,6 +8,7 @@ from __future__ import annotations
 from doubtspec.invariants.derived import (
     at_rest,
     card_kind,
+    from_card_data,
     loopholes,
     replace,
     reshuffle_probes,
@@ -236,18 +237,11 @@ def _silent_reshuffle_offers(state: GameState) -> str | None:
     return None
 
 
+@from_card_data
 def _with_reshuffle_effects(state: GameState) -> tuple[int, ...]:
     """The Company cards whose Reserve side has reshuffle effects, from the card data."""
-    known = _RESHUFFLE_CARDS.get(id(state.cards))
-    if known is None or known[0] is not state.cards:
-        cards = tuple(sorted(n for n, c in state.cards.company.items()
-                             if c is not None and c.reserve is not None and c.reserve.on_reshuffle))
-        known = _RESHUFFLE_CARDS[id(state.cards)] = (state.cards, cards)
-    return known[1]
-
-
-_RESHUFFLE_CARDS: dict[int, tuple[object, tuple[int, ...]]] = {}
-"""`_with_reshuffle_effects` per card set (the card set itself kept, so that a recycled id is never mistaken)."""
+    return tuple(sorted(n for n, c in state.cards.company.items()
+                        if c is not None and c.reserve is not None and c.reserve.on_reshuffle))
 
 
 INVARIANTS: tuple[Invariant, ...] = (

@@ -12,6 +12,7 @@ from doubtspec.invariants.derived import (
     at_rest,
     budget_of,
     buy_costs,
+    from_card_data,
     legal,
     memo,
     replace,
@@ -210,15 +211,10 @@ def _trigger_offers(state: GameState) -> str | None:
     return None
 
 
-_SHORT_SUPPLY: dict[int, tuple[object, list[tuple[int, tuple[tuple[TokenKind, int], ...]]]]] = {}
-"""`_short_supply_cards` per card set (the card set itself kept, so that a recycled id is never mistaken)."""
-
+@from_card_data
 def _short_supply_cards(state: GameState) -> list[tuple[int, tuple[tuple[TokenKind, int], ...]]]:
     """(card, (kind, tokens taken)): each standard side made only of `ONE_STEP_EFFECTS` that takes two or more
     Victims or Profit from the supply, from the card data."""
-    known = _SHORT_SUPPLY.get(id(state.cards))
-    if known is not None and known[0] is state.cards:
-        return known[1]
     found: list[tuple[int, tuple[tuple[TokenKind, int], ...]]] = []
     for card in sorted(n for n, c in state.cards.company.items() if c is not None):
         side = state.game.company_card(card).standard
@@ -229,7 +225,6 @@ def _short_supply_cards(state: GameState) -> list[tuple[int, tuple[tuple[TokenKi
         taken = tuple((kind, n) for kind, n in ((TokenKind.VICTIMS, victims), (TokenKind.PROFIT, profit)) if n >= 2)
         if taken:
             found.append((card, taken))
-    _SHORT_SUPPLY[id(state.cards)] = (state.cards, found)
     return found
 
 
@@ -270,12 +265,10 @@ def _short_supply_offers(state: GameState) -> str | None:
     return None
 
 
+@from_card_data
 def _drawing_cards(state: GameState) -> list[tuple[int, tuple[int, ...]]]:
     """(card, Reserve cards): each standard side that draws, most cards drawn first, with the Reserve sides its
     play triggers (same trigger and icon), from the card data."""
-    known = _DRAWING.get(id(state.cards))
-    if known is not None and known[0] is state.cards:
-        return known[1]
     found: list[tuple[int, int, tuple[int, ...]]] = []
     numbers = sorted(n for n, c in state.cards.company.items() if c is not None)
     for card in numbers:
@@ -288,13 +281,7 @@ def _drawing_cards(state: GameState) -> list[tuple[int, tuple[int, ...]]]:
                           and (reserve := state.game.company_card(other).reserve) is not None
                           and reserve.trigger is side.trigger and reserve.icon is side.icon)
         found.append((-draws, card, triggered))
-    cards = [(card, triggered) for _, card, triggered in sorted(found)]
-    _DRAWING[id(state.cards)] = (state.cards, cards)
-    return cards
-
-
-_DRAWING: dict[int, tuple[object, list[tuple[int, tuple[int, ...]]]]] = {}
-"""`_drawing_cards` per card set (the card set itself kept, so that a recycled id is never mistaken)."""
+    return [(card, triggered) for _, card, triggered in sorted(found)]
 
 
 def _moved_to_play(state: GameState, card: int, reserve_card: int | None) -> GameState | None:

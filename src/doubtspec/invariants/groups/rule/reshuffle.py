@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from doubtspec.invariants.derived import at_rest, replace, reshuffle_probes
+from doubtspec.invariants.derived import at_rest, from_card_data, replace, reshuffle_probes
 from doubtspec.invariants.groups.rule.frame import in_supply, minus, sorted_cards, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
@@ -203,24 +203,19 @@ def _star_offers(state: GameState, victims_total: int) -> str | None:
     return None
 
 
+@from_card_data
 def _resolved_reserve(state: GameState) -> tuple[tuple[int, int, bool], ...]:
     """(card, Profit its reshuffle effects score, whether it stays) for each Company card whose Reserve side
     stays or has reshuffle effects that only score Profit (effects that ask for a choice pause the Sequence)."""
-    known = _RESOLVED.get(id(state.cards))
-    if known is None or known[0] is not state.cards:
-        found = []
-        for number, card in sorted(state.cards.company.items()):
-            side = card.reserve if card is not None else None
-            if side is None or not (side.stays or side.on_reshuffle):
-                continue
-            if all(isinstance(effect, ScoreProfit) for effect in side.on_reshuffle):
-                found.append((int(number), sum(effect.count for effect in side.on_reshuffle
-                                               if isinstance(effect, ScoreProfit)), side.stays))
-        known = _RESOLVED[id(state.cards)] = (state.cards, tuple(found))
-    return known[1]
-
-
-_RESOLVED: dict[int, tuple[object, tuple[tuple[int, int, bool], ...]]] = {}
+    found = []
+    for number, card in sorted(state.cards.company.items()):
+        side = card.reserve if card is not None else None
+        if side is None or not (side.stays or side.on_reshuffle):
+            continue
+        if all(isinstance(effect, ScoreProfit) for effect in side.on_reshuffle):
+            found.append((int(number), sum(effect.count for effect in side.on_reshuffle
+                                           if isinstance(effect, ScoreProfit)), side.stays))
+    return tuple(found)
 
 
 def _reserve_resolve_offers(state: GameState) -> str | None:
@@ -254,22 +249,16 @@ def _reserve_resolve_offers(state: GameState) -> str | None:
     return _reserve_doubt_offers(state)
 
 
-_DOUBTING: dict[int, tuple[object, tuple[tuple[int, DoubtGroup, int], ...]]] = {}
-"""`_doubting_reserve`'s answer per card set (by identity), found once."""
-
-
+@from_card_data
 def _doubting_reserve(state: GameState) -> tuple[tuple[int, DoubtGroup, int], ...]:
     """(card, group, count) for each Company card whose Reserve side's reshuffle effects are one Doubt effect."""
-    known = _DOUBTING.get(id(state.cards))
-    if known is None or known[0] is not state.cards:
-        found = []
-        for number, card in sorted(state.cards.company.items()):
-            side = card.reserve if card is not None else None
-            if side is not None and len(side.on_reshuffle) == 1 and isinstance(side.on_reshuffle[0], AddDoubt):
-                effect = side.on_reshuffle[0]
-                found.append((int(number), effect.group, effect.count))
-        known = _DOUBTING[id(state.cards)] = (state.cards, tuple(found))
-    return known[1]
+    found = []
+    for number, card in sorted(state.cards.company.items()):
+        side = card.reserve if card is not None else None
+        if side is not None and len(side.on_reshuffle) == 1 and isinstance(side.on_reshuffle[0], AddDoubt):
+            effect = side.on_reshuffle[0]
+            found.append((int(number), effect.group, effect.count))
+    return tuple(found)
 
 
 def _taken_out(state: GameState, card: int) -> GameState:
