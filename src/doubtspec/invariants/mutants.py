@@ -55,6 +55,7 @@ from doubtspec.model.steps import (
     CompanyDraw,
     DrawToHandSize,
     Effect,
+    EndCompanyTurn,
     FillMarket,
     Messaging,
     Organize,
@@ -964,6 +965,49 @@ def _discount_leftover_kept() -> tuple[Patch, ...]:
     return ((company, "buy", buy),)
 
 
+def _lobby_forced() -> tuple[Patch, ...]:
+    original = legal.effect_choices
+
+    def effect_choices(state: GameState, step: ResolveEffect) -> list[Action]:
+        # A Lobby effect's token cannot be declined once a card may take it.
+        choices = original(state, step)
+        if isinstance(step.effect, Lobby):
+            return [a for a in choices if not isinstance(a, Skip)]
+        return choices
+
+    return ((legal, "effect_choices", effect_choices),)
+
+
+def _loopholes_wakes_banned_reserve() -> tuple[Patch, ...]:
+    original = company.activate_reserve
+
+    def activate_reserve(w: Work, trigger: Trigger, icon: Icon) -> None:
+        # Loopholes in the Reserve lifts the bans for the Reserve too: banned cards there trigger again.
+        if company.loopholes_active(w.game, w.c_reserve, w.banned):
+            banned, w.banned = w.banned, ()
+            original(w, trigger, icon)
+            w.banned = banned
+            return
+        original(w, trigger, icon)
+
+    return ((company, "activate_reserve", activate_reserve),)
+
+
+def _profit_victory_every_turn() -> tuple[Patch, ...]:
+    original = company.start_draw_phase
+
+    def start_draw_phase(w: Work) -> None:
+        # The 70 Profit are counted at the end of every Draw Phase, with a Reshuffle or without.
+        original(w)
+        steps = list(w.pending)
+        end = next((i for i, s in enumerate(steps) if isinstance(s, EndCompanyTurn)), None)
+        if end is not None and not any(isinstance(s, CheckProfitVictory) for s in steps[:end]):
+            steps.insert(end, CheckProfitVictory())
+            w.pending = tuple(steps)
+
+    return ((company, "start_draw_phase", start_draw_phase),)
+
+
 def _blamed_on(rule: Section, kinds: type | tuple[type, ...], instead: Section, reason: str,
                ) -> Callable[[], tuple[Patch, ...]]:
     """A mutant's patches: an illegal action of `kinds` that breaks `rule` is rejected citing `instead`."""
@@ -1357,5 +1401,11 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            _marginalized_game_not_over),
     Mutant("restriction-from-trash", "With the Restrictions pile empty, a Goal takes a Restriction card from the "
            "trash pile.", ("rule.goal", "rule.goal-offers"), _restriction_from_trash),
+    Mutant("lobby-forced", "A Lobby effect's token cannot be skipped once a card may take it.", ("lobby.offers",),
+           _lobby_forced),
+    Mutant("loopholes-wakes-banned-reserve", "With Loopholes in the Reserve, banned Reserve cards trigger as if not "
+           "banned.", ("ban.trigger-offers",), _loopholes_wakes_banned_reserve),
+    Mutant("profit-victory-every-turn", "The 70 Profit win at the end of any Draw Phase, not only one with a "
+           "Reshuffle.", ("outcome.profit-offers",), _profit_victory_every_turn),
 )}
 """Every mutant by name."""

@@ -108,7 +108,9 @@ def _trigger_offers(state: GameState) -> str | None:
     rarely order so; banning the kinds in the Reserve and playing each standard play that triggers (at
     most three) checks `ban.reserve-trigger` on every turn with a Reserve. On a turn without one, a
     card with a trigger is moved into the hand and a Reserve card it would trigger into the Reserve
-    (from wherever the Company has them), and the Reserve card's kind is banned.
+    (from wherever the Company has them), and the Reserve card's kind is banned; that play is made
+    once more with a Loopholes card added at the Reserve's left end, since Loopholes lets a banned card
+    in the hand be played but leaves banned Reserve cards silent (Company Rules > Interference).
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
         return None
@@ -148,11 +150,47 @@ def _trigger_offers(state: GameState) -> str | None:
             message = _ban_trigger(probe, play, engine.apply(probe, play))
             if message is not None:
                 return f"with card {reserve_card} in the Reserve and {kind} banned: {message}"
+            # The same with a Loopholes card (not banned) at the Reserve's left end: it lets banned cards in
+            # the hand be played, but a banned card in the Reserve still does not trigger.
+            with_loopholes = _loopholes_added(probe, (card, reserve_card))
+            again = [a for a in engine.legal_actions(with_loopholes) if isinstance(a, PlayStandard)
+                     and a.card == card] if with_loopholes is not None else []
+            if with_loopholes is not None and again:
+                play = min(again, key=lambda a: len(a.pay))
+                message = _ban_trigger(with_loopholes, play, engine.apply(with_loopholes, play))
+                if message is not None:
+                    return (f"with card {reserve_card} and Loopholes in the Reserve and {kind} banned: "
+                            f"{message}")
             tried += 1
             break
         if tried >= 2:
             break
     return None
+
+
+def _loopholes_added(state: GameState, keep: tuple[int, ...]) -> GameState | None:
+    """`state` with a Loopholes card whose kind is not banned at the Reserve's left end, taken from wherever it is
+    (out of the game included); None if there is none apart from `keep`, or one is in the Reserve already."""
+    if any(c in state.c_reserve for c in _loopholes_cards(state)):
+        return None
+    found = next((c for c in _loopholes_cards(state) if c not in keep and card_kind(state, c) not in state.banned),
+                 None)
+    if found is None:
+        return None
+
+    def rest(cards: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(c for c in cards if c != found)
+
+    return replace(state, c_deck=rest(state.c_deck), c_discard=rest(state.c_discard), c_hand=rest(state.c_hand),
+                   c_reserve=(found, *state.c_reserve), trash=rest(state.trash), c_removed=rest(state.c_removed),
+                   piles=tuple(rest(pile) for pile in state.piles), stacks=tuple(rest(st) for st in state.stacks))
+
+
+@from_card_data
+def _loopholes_cards(state: GameState) -> tuple[int, ...]:
+    """The Company cards whose Reserve side is Loopholes, from the card data."""
+    return tuple(sorted(n for n, c in state.cards.company.items()
+                        if c is not None and c.reserve is not None and c.reserve.loopholes))
 
 
 def _moved(state: GameState, card: int, reserve_card: int) -> GameState | None:
@@ -253,7 +291,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    "With any kind in the hand banned, no card of it is offered for play but a standard play with"
                    " Loopholes.",
                    (S.COMPANY_INTERFERENCE, S.MOVEMENT_INTERFERENCE), _ban_offers),
-    StateInvariant("ban.trigger-offers", "With the Reserve's kinds banned, no play triggers a Reserve card.",
+    StateInvariant("ban.trigger-offers", "With the Reserve's kinds banned, no play triggers a Reserve card, with "
+                   "Loopholes in the Reserve or without.",
                    (S.COMPANY_INTERFERENCE, S.RESERVE_EFFECTS), _trigger_offers),
     StateInvariant("ban.reshuffle-offers", "A Reshuffle with the Reserve's kinds banned scores, seeds and resolves "
                    "the Reserve as if those cards had no effect.", (S.COMPANY_INTERFERENCE, S.RESHUFFLE_SEQUENCE),

@@ -13,9 +13,10 @@ from doubtspec.model.actions import (
     LobbyOn,
     LobbyWhere,
     MovementBuy,
+    Skip,
     Unlobby,
 )
-from doubtspec.model.state import NO_CARD, GameState, Phase
+from doubtspec.model.state import NO_CARD, GameState, Phase, Side
 from doubtspec.model.work import replace_at
 from doubtspec.rulebook import Section
 
@@ -76,7 +77,9 @@ def _lobby_offers(state: GameState) -> str | None:
     reach; putting two, then three, Profit tokens on each Market card (and Goal, under ruling
     lobby-targets=market-and-goals) and asking the engine for a Lobby effect's choices checks the limit
     of three on every turn. A Lobby effect resolved with no Profit (rare: Lobby cards come after a
-    Reshuffle has scored) must offer no card at all.
+    Reshuffle has scored) must offer no card at all. A Lobby effect that may place a token must also let the
+    Company decline it (Company Rules > Interference: the Company *may* spend Profit to Lobby; ruling
+    lobby-optional), which generated games test only when they happen to skip.
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
         return None
@@ -115,6 +118,9 @@ def _lobby_offers_now(state: GameState) -> str | None:
             else:
                 probe = replace(state, profit=max(state.profit, 1), goal_profit=changed)
             choices = choice_actions(probe, step)
+            if offered and Skip(Side.COMPANY) not in choices:
+                return (f"with {count} Profit on {where}:{index}, a Lobby effect could not be declined "
+                        f"(ruling lobby-optional: each token may be placed or skipped)")
             target = LobbyOn(LobbyWhere.MARKET if where == "market" else LobbyWhere.GOAL, index)
             if (target in choices) is not offered:
                 return (f"with {count} Profit on {where}:{index}, a Lobby effect was "
@@ -174,7 +180,7 @@ INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("lobby.moves", "Lobbying Profit stays with its card, one token per action.",
                         (S.COMPANY_INTERFERENCE, S.BUYING_A_CARD, S.PACING), _lobby_moves),
     StateInvariant("lobby.offers", "A Lobby effect may target a card with two Profit on it, never one with three, "
-                   "and none with no Profit to move.",
+                   "and none with no Profit to move; a token it may place it may also skip.",
                    (S.COMPANY_INTERFERENCE,), _lobby_offers),
     StateInvariant("lobby.distinct-offers", "The tokens of one Lobby effect go on different cards: after its first "
                    "token on a card, its second may go on any other card with fewer than three Profit, not that one.",

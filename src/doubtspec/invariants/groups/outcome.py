@@ -93,12 +93,22 @@ def _profit_offers(state: GameState) -> str | None:
     """Before a Draw Phase that will trigger a Reshuffle, give the Company the winning Profit and play it out.
 
     Generated games seldom last until 70 Profit; playing the same Reshuffle with the Profit set to the
-    target (first chance outcome and first choice each time) checks the victory on every Reshuffle.
+    target (first chance outcome and first choice each time) checks the victory on every Reshuffle. Before
+    a Draw Phase that does not reshuffle (once a turn, after the first buy), the same Profit must not win:
+    the 70 count only at the end of a Reshuffle (Company Rules), so the Movement's turn follows.
     """
-    if (state.outcome is not None or state.pending or state.phase is not Phase.COMPANY_BUY or not state.buys
-            or len(state.c_deck) >= state.cards.rules.company_hand_size):
+    if state.outcome is not None or state.pending or state.phase is not Phase.COMPANY_BUY or not state.buys:
         return None
     target = state.cards.rules.profit_to_win
+    if len(state.c_deck) >= state.cards.rules.company_hand_size:
+        if state.buys != 1:
+            return None
+        probe = _reshuffled(replace(state, profit=max(state.profit, target)))
+        if probe.outcome is not None or probe.phase is not Phase.MOVEMENT_TURN:
+            where = probe.outcome.reason.value if probe.outcome is not None else probe.phase.value
+            return (f"a Draw Phase without a Reshuffle, with {max(state.profit, target)} Profit held, ended in "
+                    f"{where}; the Profit counts only at the end of a Reshuffle")
+        return None
     probe = _reshuffled(replace(state, profit=max(state.profit, target)))
     ended = probe.outcome.reason if probe.outcome is not None else None
     if ended not in (OutcomeReason.PROFIT_VICTORY, OutcomeReason.STAR_VICTORY, OutcomeReason.MARGINALIZATION):
@@ -258,7 +268,7 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("outcome.profit-offers",
                    "Any Reshuffle played out with the winning Profit held ends in a Company victory, or first in"
                    " Marginalization, which it does when fewer cards are left than the hand size; Profit lobbied on "
-                   "the Movement's cards does not count.",
+                   "the Movement's cards does not count, nor a Draw Phase without a Reshuffle.",
                    (S.COMPANY_RULES, S.RESHUFFLE_SEQUENCE), _profit_offers),
     TransitionInvariant("outcome.profit-victory",
                         "A Reshuffle that ends with the Company holding 70 Profit wins the game for it, counted "
