@@ -36,7 +36,8 @@ RULE_MUTANTS = ("trash-at-face-value", "reshuffle-at-five", "reserve-trashed-lef
                 "marginalized-game-not-over", "second-lobbying-toggles", "removed-card-pays", "organize-one-end",
                 "action-icons-face-down", "hand-goals-do-not-stack", "company-moves-first", "draw-reshuffles-early",
                 "pass-counts-face-down", "victims-all-or-nothing", "discount-leftover-kept", "lobby-forced",
-                "loopholes-wakes-banned-reserve", "profit-victory-every-turn")
+                "loopholes-wakes-banned-reserve", "profit-victory-every-turn", "refresh-spares-paid-cards",
+                "trash-not-counted-for-defeat")
 WHAT_IFS = ("lobby.offers", "hand.marginalization-offers", "outcome.defeat-offers", "ban.trigger-offers",
             "ban.reshuffle-offers", "ban.silent-reshuffle-offers", "tableau.full-offers")
 CHECKED = tuple(inv for inv in CATALOG if inv.id.split(".")[0] in ("rule", "scoring") or inv.id in WHAT_IFS

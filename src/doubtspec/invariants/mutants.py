@@ -25,6 +25,7 @@ from doubtspec.model.actions import (
     Action,
     Agitate,
     Buy,
+    BuySource,
     End,
     EndBuy,
     EndPlay,
@@ -42,6 +43,7 @@ from doubtspec.model.cards import (
     DrawCards,
     Icon,
     Lobby,
+    MarketAction,
     NamedEffect,
     TokenKind,
     Trigger,
@@ -1008,6 +1010,37 @@ def _profit_victory_every_turn() -> tuple[Patch, ...]:
     return ((company, "start_draw_phase", start_draw_phase),)
 
 
+def _refresh_spares_paid_cards() -> tuple[Patch, ...]:
+    original = movement.buy_card
+
+    def buy_card(w: Work, space: int, flip: tuple[int, ...]) -> None:
+        if w.game.cards.market[space].action is not MarketAction.REFRESH:
+            original(w, space, flip)
+            return
+        # The cards flipped to pay for a Refresh buy stay spent: it turns the leftmost other face-down card.
+        movement.pay_influence(w, flip, movement.buy_cost(w, space))
+        w.give_back(TokenKind.PROFIT, w.market_profit[space])
+        w.market_profit = replace_at(w.market_profit, space, 0)
+        tableau = list(w.tableau)
+        for pos, (card, up) in enumerate(tableau):
+            if not up and pos not in flip:
+                tableau[pos] = (card, True)
+                break
+        w.tableau = tuple(tableau)
+        w.push(TakeMarketCard(space), StartCompanyTurn())
+
+    return ((movement, "buy_card", buy_card),)
+
+
+def _trash_not_counted_for_defeat() -> tuple[Patch, ...]:
+    def can_buy_any(state: GameState) -> bool:
+        # Only the piles and stacks count when the Play Phase ends: a trash card is no way out of Economic Defeat.
+        total = sum(state.game.budget[c] for c in state.c_hand)
+        return any(cost <= total for source, _, _, cost in legal.buy_offers(state) if source is not BuySource.TRASH)
+
+    return ((engine, "can_buy_any", can_buy_any),)
+
+
 def _blamed_on(rule: Section, kinds: type | tuple[type, ...], instead: Section, reason: str,
                ) -> Callable[[], tuple[Patch, ...]]:
     """A mutant's patches: an illegal action of `kinds` that breaks `rule` is rejected citing `instead`."""
@@ -1407,5 +1440,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            "banned.", ("ban.trigger-offers",), _loopholes_wakes_banned_reserve),
     Mutant("profit-victory-every-turn", "The 70 Profit win at the end of any Draw Phase, not only one with a "
            "Reshuffle.", ("outcome.profit-offers",), _profit_victory_every_turn),
+    Mutant("refresh-spares-paid-cards", "A Refresh buy turns the leftmost face-down card other than those just "
+           "flipped to pay for it.", ("rule.refresh-offers", "rule.movement-buy"), _refresh_spares_paid_cards),
+    Mutant("trash-not-counted-for-defeat", "Ending the Play Phase is Economic Defeat when only a trash card could be "
+           "bought.", ("outcome.trash-defeat-offers", "outcome.economic-defeat"), _trash_not_counted_for_defeat),
 )}
 """Every mutant by name."""

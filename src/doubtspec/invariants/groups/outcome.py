@@ -21,6 +21,7 @@ from doubtspec.model import engine
 from doubtspec.model.actions import (
     Action,
     EndBuy,
+    EndPlay,
     Pass,
 )
 from doubtspec.model.game import Game
@@ -223,6 +224,33 @@ def _defeat_boundary_offers(state: GameState) -> str | None:
     return None
 
 
+def _trash_defeat_offers(state: GameState) -> str | None:
+    """After the turn's first play, leave the Company nothing to buy but a trash card its hand can pay for, and end
+    the Play Phase.
+
+    Buying Cards: the trash pile is part of the Market (cards are Removed to it), bought at their Budget plus one;
+    Company Rules: Economic Defeat only when no card can be bought. A hand that can pay for a trash card and for
+    nothing in the piles and stacks is rare in generated games. The piles and stacks go out of the game, one of
+    their cards (in turn with the round) that the hand can pay for from the trash pile goes on its top, and the
+    Buy Phase that follows must go on exactly when `can_buy` (recomputed from the card data) says a card can be
+    bought.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays != 1:
+        return None
+    game = state.game
+    total = sum(game.budget[c] for c in state.c_hand)
+    market = [c for place in (*state.piles, *state.stacks) for c in place]
+    affordable = [c for c in market if game.budget[c] + 1 - state.discount <= total]
+    if not affordable:
+        return None
+    card = affordable[state.round % len(affordable)]
+    probe = replace(state, piles=tuple(() for _ in state.piles), stacks=tuple(() for _ in state.stacks),
+                    trash=(*state.trash, card),
+                    c_removed=tuple(sorted((*state.c_removed, *(c for c in market if c != card)))))
+    message = _economic_defeat(engine.apply(probe, EndPlay()))
+    return None if message is None else f"with only card {card} on the trash pile to buy: {message}"
+
+
 @functools.lru_cache(maxsize=64)
 def _with_goal_target(game: Game, target: int) -> Game:
     """`game` with `target` Goal points to win (a card file may set any number)."""
@@ -280,6 +308,10 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("outcome.goal-victory-offers",
                    "A Goal that takes the Movement to the Goal points to win, or past them, ends the game in a Goal "
                    "Victory.", (S.MOVEMENT_RULES, S.AGITATION_AND_GOALS), _goal_victory_offers),
+    StateInvariant("outcome.trash-defeat-offers",
+                   "With nothing to buy but a trash card the hand can pay for (its Budget plus one), ending the Play "
+                   "Phase leads to the Buy Phase, not to Economic Defeat.",
+                   (S.COMPANY_RULES, S.BUYING_CARDS), _trash_defeat_offers),
     StateInvariant("outcome.defeat-boundary-offers",
                    "With a hand whose one playable card costs what the rest of the hand holds, or one more, its "
                    "turn ends in Economic Defeat exactly when the card cannot be paid for.",

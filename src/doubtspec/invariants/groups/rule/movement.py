@@ -502,6 +502,31 @@ def _action_icons_offers(state: GameState) -> str | None:
     return None
 
 
+def _refresh_offers(state: GameState) -> str | None:
+    """On each Movement turn below the hand limit, buy each Refresh space by flipping the leftmost face-up card that
+    can pay for it.
+
+    Buying a Card: Refresh turns the leftmost face-down card of the Tableau face up, once the buy is paid for, so a
+    card just flipped to pay is refreshed at once when no face-down card lies to its left. Generated games pick a
+    Refresh buy paid so only now and then; the buy offered with the leftmost flip (and the fewest cards flipped
+    with it) is made as a what-if and checked by `rule.movement-buy`.
+    """
+    if not _movement_turn(state) or len(state.m_hand) >= hand_limit(state):
+        return None
+    spaces = state.cards.market
+    for space, card in enumerate(state.market):
+        if card == NO_CARD or spaces[space].action is not MarketAction.REFRESH:
+            continue
+        flipped = [a for a in legal(state) if isinstance(a, MovementBuy) and a.space == space and a.flip]
+        if not flipped:
+            continue
+        buy = min(flipped, key=lambda a: (min(a.flip), len(a.flip), a.flip))
+        message = _movement_buy(state, buy, engine.apply(state, buy))
+        if message is not None:
+            return f"what if the Movement bought the Refresh space {space} by flipping {list(buy.flip)}: {message}"
+    return None
+
+
 def _lobbied_buy_offers(state: GameState) -> str | None:
     """On each Movement turn below the hand limit, buy each Market card with one, two and three Profit on it.
 
@@ -1118,6 +1143,9 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.action-icons-offers", "Buying a Messaging or Agitation space works its Action with every "
                    "icon of its kind on the cards face up once the buy is paid for, and none of the face-down ones.",
                    (S.BUYING_A_CARD, S.MOVEMENT_CARDS), _action_icons_offers, _movement_turn),
+    StateInvariant("rule.refresh-offers", "Buying a Refresh space by flipping the leftmost face-up card that pays "
+                   "for it refreshes the leftmost face-down card once the buy is paid, the card just flipped included.",
+                   (S.BUYING_A_CARD, S.SPENDING_INFLUENCE), _refresh_offers, _movement_turn),
     StateInvariant("rule.lobbied-buy-offers", "A Market card with one, two or three Profit on it is offered for "
                    "its space's cost plus its Profit in Influence, not one less, and buying it does what "
                    "`rule.movement-buy` says.", (S.BUYING_A_CARD, S.COMPANY_INTERFERENCE), _lobbied_buy_offers),
