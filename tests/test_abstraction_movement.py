@@ -18,6 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from admission import (
+    assert_movement_rounds_admitted,
+    movement_round_states,
+    simulated_states,
+)
 from doubtspec.agents.base import Matchup
 from doubtspec.agents.simulate import iter_game
 from doubtspec.model.actions import MovementBuy
@@ -42,62 +47,11 @@ TINY = Game(load_cards(DATA / "tiny_movement.toml"))
 LARGE = Game(load_cards(DATA / "large.toml"))
 FILES = {"shipped": SHIPPED, "tiny": TINY, "large": LARGE}
 AGENTS = ("random", "careful", "greedy")
-CHECKS: dict[int, RoundCheck] = {}
-
-
-def _check(game: Game) -> RoundCheck:
-    """One round checker per card file (building the round's formula takes a moment)."""
-    check = CHECKS.get(id(game))
-    if check is None:
-        # The model with its proved Pacing lemma: the engine's rounds check the lemma too.
-        check = CHECKS[id(game)] = RoundCheck(MovementModel(game, first_pacing_round(game).first_round))
-    return check
-
-
-def _is_round_start(state: GameState) -> bool:
-    return state.phase is Phase.MOVEMENT_TURN and not state.pending and state.outcome is None
-
-
-def _won_by_goals(state: GameState) -> bool:
-    return state.outcome is not None and state.outcome.reason is OutcomeReason.GOAL_VICTORY
-
-
-def _round_states(states: Iterator[GameState]) -> tuple[tuple[int, ...] | None, list[GameState]]:
-    """The Goals as dealt, and the states at the start of each Movement turn (and a Goal Victory's end)."""
-    dealt: tuple[int, ...] | None = None
-    starts: list[GameState] = []
-    for state in states:
-        if dealt is None and all(state.goals):
-            dealt = state.goals
-        if (_is_round_start(state) and (not starts or starts[-1].round != state.round)) or _won_by_goals(state):
-            starts.append(state)
-    return dealt, starts
-
-
-def _assert_admitted(game: Game, dealt: tuple[int, ...] | None, starts: list[GameState]) -> int:
-    """Every round from one start to the next is a transition; Set-Up's result is an initial state."""
-    if dealt is None or not starts:
-        return 0
-    check = _check(game)
-    places = dict(enumerate(dealt))
-    values = [check.model.project(s, places) for s in starts]
-    assert check.admits_setup(values[0]), f"Set-Up not admitted: {starts[0].summary()}"
-    for before, after, state in zip(values, values[1:], starts, strict=False):
-        changed = {k: (before[k], after[k]) for k in after if before[k] != after[k]}
-        assert check.admits_round(before, after, state.round), f"round {state.round} not admitted: {changed}"
-    return len(values) - 1
-
-
-def _simulated(game: Game, seed: int, matchup: Matchup, rounds: int) -> Iterator[GameState]:
-    for move in iter_game(game, seed, matchup, max_rounds=rounds):
-        yield move.after
-
-
 @pytest.mark.parametrize("company", AGENTS)
 @pytest.mark.parametrize("movement", AGENTS)
 def test_every_round_of_simulated_games_is_admitted(company: str, movement: str) -> None:
-    dealt, starts = _round_states(_simulated(SHIPPED, 11, Matchup(company, movement), 8))
-    assert _assert_admitted(SHIPPED, dealt, starts) >= 1
+    dealt, starts = movement_round_states(simulated_states(SHIPPED, 11, Matchup(company, movement), 8))
+    assert assert_movement_rounds_admitted(SHIPPED, dealt, starts) >= 1
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -106,8 +60,8 @@ def test_every_round_of_simulated_games_is_admitted(company: str, movement: str)
 def test_every_round_of_any_simulated_game_is_admitted(seed: int, company: str, movement: str,
                                                        card_file: str) -> None:
     game = FILES[card_file]
-    dealt, starts = _round_states(_simulated(game, seed, Matchup(company, movement), 6))
-    _assert_admitted(game, dealt, starts)
+    dealt, starts = movement_round_states(simulated_states(game, seed, Matchup(company, movement), 6))
+    assert_movement_rounds_admitted(game, dealt, starts)
 
 
 def _drawn_run(game: Game, choose: Callable[[Actor, int], int], rounds: int) -> Iterator[GameState]:
@@ -134,8 +88,8 @@ def test_every_round_of_generated_runs_is_admitted(data: st.DataObject, card_fil
             return data.draw(st.integers(0, n - 1))
         return rng.randrange(n)
 
-    dealt, starts = _round_states(_drawn_run(game, choose, 5))
-    _assert_admitted(game, dealt, starts)
+    dealt, starts = movement_round_states(_drawn_run(game, choose, 5))
+    assert_movement_rounds_admitted(game, dealt, starts)
 
 
 def test_a_wrong_abstraction_is_caught() -> None:
@@ -148,7 +102,7 @@ def test_a_wrong_abstraction_is_caught() -> None:
     check = RoundCheck(wrong)
     rejected = 0
     for seed in range(2):
-        dealt, starts = _round_states(_simulated(SHIPPED, seed, Matchup("greedy", "greedy"), 10))
+        dealt, starts = movement_round_states(simulated_states(SHIPPED, seed, Matchup("greedy", "greedy"), 10))
         assert dealt is not None
         values = [model.project(s, dict(enumerate(dealt))) for s in starts]
         rejected += sum(not check.admits_round(a, b, s.round)

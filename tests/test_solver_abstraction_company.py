@@ -11,7 +11,6 @@ rejected rather than used.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,14 +18,13 @@ import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from admission import Admission, check_company_game, company_rounds
 from doubtspec.agents.base import Matchup
-from doubtspec.agents.simulate import iter_game
 from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
 from doubtspec.model.rulings import Rulings
-from doubtspec.model.state import GameState, OutcomeReason, Phase
-from doubtspec.solver.abstraction import Budget, Fresh, Lemma, TurnVerdict, prove_lemma
-from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstraction, covered_classes
+from doubtspec.solver.abstraction import Budget, Lemma, TurnVerdict, prove_lemma
+from doubtspec.solver.abstraction.company import STAR, CompanyAbstraction, covered_classes
 from doubtspec.solver.abstraction.prover import AbstractionProver
 
 DATA = Path(__file__).parent / "data"
@@ -36,74 +34,11 @@ GAMES = {name: Game(load_cards(path)) for name, path in FILES.items()}
 AGENTS = ("random", "careful", "greedy")
 
 
-class Admission:
-    """One solver holding the abstraction's round relation over symbolic pre/post states."""
-
-    def __init__(self, game: Game) -> None:
-        self.model = CompanyAbstraction.of(game)
-        self.system = self.model.system(STAR)
-        self.pre = self.system.state("@pre")
-        self.post = self.system.state("@post")
-        self.solver = z3.Solver()
-        self.round = z3.Int("round")
-        self.solver.add(self.system.step(self.pre, self.post, Fresh("@step"), self.round))
-
-    def _fix(self, state: dict[str, z3.ArithRef], values: dict[str, int]) -> list[z3.BoolRef]:
-        return [state[name] == value for name, value in values.items()]
-
-    def admits(self, before: GameState, after: GameState) -> bool:
-        pre = self.model.layout.project(before)
-        post = self.model.layout.project(after)
-        outcome = after.outcome
-        if outcome is None:
-            assumptions = self._fix(self.pre, pre) + self._fix(self.post, post)
-        elif outcome.reason is OutcomeReason.STAR_VICTORY:
-            assumptions = [*self._fix(self.pre, pre), self.post[STAR] == 1, self.post["stars"] == post["stars"]]
-        else:
-            assumptions = [*self._fix(self.pre, pre), self.post[PROFIT] == 1]
-        # The round's number, and the Movement's removals bounded for it (`abstraction/messaging.py`).
-        assumptions += [self.round == before.round, self.model.removals(self.pre, before.round, "@step")]
-        return self.solver.check(*assumptions) == z3.sat
-
-    def initial(self, state: GameState) -> bool:
-        solver = z3.Solver()
-        start = self.system.state("@0")
-        solver.add(self.system.init(start))
-        return solver.check(*self._fix(start, self.model.layout.project(state))) == z3.sat
-
-
 ADMISSIONS = {name: Admission(game) for name, game in GAMES.items()}
 
 
-def _rounds(game: Game, seed: int, matchup: Matchup, max_rounds: int) -> Iterator[tuple[GameState, GameState]]:
-    """(state at the start of round r, state at the start of round r+1 or the game's end), in order."""
-    start: GameState | None = None
-    for move in iter_game(game, seed, matchup, max_rounds):
-        state = move.after
-        at_rest = state.phase is Phase.MOVEMENT_TURN and not state.pending and state.outcome is None
-        if at_rest or state.outcome is not None:
-            if start is not None and (state.round > start.round or state.outcome is not None):
-                yield start, state
-            start = state if at_rest else None
-        if state.outcome is not None:
-            return
-
-
 def _check_game(name: str, seed: int, matchup: Matchup, max_rounds: int) -> int:
-    admission = ADMISSIONS[name]
-    checked = 0
-    first = True
-    for before, after in _rounds(GAMES[name], seed, matchup, max_rounds):
-        if first:
-            assert admission.initial(before), f"{name} seed {seed}: Set-Up is outside the abstraction's start"
-            first = False
-        outcome = after.outcome
-        if outcome is not None and outcome.reason not in (OutcomeReason.STAR_VICTORY, OutcomeReason.PROFIT_VICTORY):
-            continue  # a defeat or a Movement win ends the run: nothing of the Company's is left to admit
-        assert admission.admits(before, after), (
-            f"{name}, seed {seed}, {matchup}: round {before.round} is not admitted by the abstraction")
-        checked += 1
-    return checked
+    return check_company_game(ADMISSIONS[name], GAMES[name], seed, matchup, max_rounds, name)
 
 
 @pytest.mark.parametrize(("company", "movement"), list(itertools.product(AGENTS, AGENTS)))
@@ -149,7 +84,7 @@ def test_many_generated_games_are_admitted(name: str, seed: int, company: str, m
 def test_a_round_the_rules_forbid_is_not_admitted() -> None:
     """The check can fail: Profit from nowhere, or a card that vanishes, is refused."""
     admission = ADMISSIONS["shipped"]
-    rounds = _rounds(GAMES["shipped"], 3, Matchup("greedy", "random"), 3)
+    rounds = company_rounds(GAMES["shipped"], 3, Matchup("greedy", "random"), 3)
     before, after = next(rounds)
     assert admission.admits(before, after)
     pre = admission.model.layout.project(before)
@@ -246,7 +181,7 @@ def _stack_order_broken(name: str, seed: int, matchup: Matchup, max_rounds: int)
     that any of them breaks."""
     layout = ADMISSIONS[name].model.layout
     checked, broken = 0, []
-    for before, after in _rounds(GAMES[name], seed, matchup, max_rounds):
+    for before, after in company_rounds(GAMES[name], seed, matchup, max_rounds):
         for state in (before, after):
             counts = layout.project(state)
             for odd, even in layout.covered:

@@ -1,0 +1,142 @@
+"""Whether an abstraction admits the rounds the engine plays: the checks shared by the abstraction tests.
+
+An abstraction's "impossible by turn k" is a proof about the game only if every concrete round is one of its
+transitions. `Admission` holds the Company's round relation (`solver/abstraction/company.py`) and
+`movement_check` the Movement's (`solver/abstraction/movement.py`); both project engine states onto the
+abstraction's variables and ask Z3 whether the pair of states is a transition.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import z3
+
+from doubtspec.agents.base import Matchup
+from doubtspec.agents.simulate import iter_game
+from doubtspec.model.game import Game
+from doubtspec.model.state import GameState, OutcomeReason, Phase
+from doubtspec.solver.abstraction import Fresh
+from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstraction
+from doubtspec.solver.abstraction.movement import MovementModel, RoundCheck
+from doubtspec.solver.abstraction.movement_pacing import first_pacing_round
+
+
+class Admission:
+    """One solver holding the abstraction's round relation over symbolic pre/post states."""
+
+    def __init__(self, game: Game) -> None:
+        self.model = CompanyAbstraction.of(game)
+        self.system = self.model.system(STAR)
+        self.pre = self.system.state("@pre")
+        self.post = self.system.state("@post")
+        self.solver = z3.Solver()
+        self.round = z3.Int("round")
+        self.solver.add(self.system.step(self.pre, self.post, Fresh("@step"), self.round))
+
+    def _fix(self, state: dict[str, z3.ArithRef], values: dict[str, int]) -> list[z3.BoolRef]:
+        return [state[name] == value for name, value in values.items()]
+
+    def admits(self, before: GameState, after: GameState) -> bool:
+        pre = self.model.layout.project(before)
+        post = self.model.layout.project(after)
+        outcome = after.outcome
+        if outcome is None:
+            assumptions = self._fix(self.pre, pre) + self._fix(self.post, post)
+        elif outcome.reason is OutcomeReason.STAR_VICTORY:
+            assumptions = [*self._fix(self.pre, pre), self.post[STAR] == 1, self.post["stars"] == post["stars"]]
+        else:
+            assumptions = [*self._fix(self.pre, pre), self.post[PROFIT] == 1]
+        # The round's number, and the Movement's removals bounded for it (`abstraction/messaging.py`).
+        assumptions += [self.round == before.round, self.model.removals(self.pre, before.round, "@step")]
+        return self.solver.check(*assumptions) == z3.sat
+
+    def initial(self, state: GameState) -> bool:
+        solver = z3.Solver()
+        start = self.system.state("@0")
+        solver.add(self.system.init(start))
+        return solver.check(*self._fix(start, self.model.layout.project(state))) == z3.sat
+
+
+def company_rounds(game: Game, seed: int, matchup: Matchup, max_rounds: int) -> Iterator[tuple[GameState, GameState]]:
+    """(state at the start of round r, state at the start of round r+1 or the game's end), in order."""
+    start: GameState | None = None
+    for move in iter_game(game, seed, matchup, max_rounds):
+        state = move.after
+        at_rest = state.phase is Phase.MOVEMENT_TURN and not state.pending and state.outcome is None
+        if at_rest or state.outcome is not None:
+            if start is not None and (state.round > start.round or state.outcome is not None):
+                yield start, state
+            start = state if at_rest else None
+        if state.outcome is not None:
+            return
+
+
+def check_company_game(admission: Admission, game: Game, seed: int, matchup: Matchup, max_rounds: int,
+                       label: str = "") -> int:
+    """Asserts that Set-Up and every round of one simulated game are admitted; returns the rounds checked."""
+    checked = 0
+    first = True
+    for before, after in company_rounds(game, seed, matchup, max_rounds):
+        if first:
+            assert admission.initial(before), f"{label} seed {seed}: Set-Up is outside the abstraction's start"
+            first = False
+        outcome = after.outcome
+        if outcome is not None and outcome.reason not in (OutcomeReason.STAR_VICTORY, OutcomeReason.PROFIT_VICTORY):
+            continue  # a defeat or a Movement win ends the run: nothing of the Company's is left to admit
+        assert admission.admits(before, after), (
+            f"{label}, seed {seed}, {matchup}: round {before.round} is not admitted by the abstraction")
+        checked += 1
+    return checked
+
+
+CHECKS: dict[int, RoundCheck] = {}
+"""One Movement round checker per card file (by the game's identity)."""
+
+
+def movement_check(game: Game) -> RoundCheck:
+    """One round checker per card file (building the round's formula takes a moment)."""
+    check = CHECKS.get(id(game))
+    if check is None:
+        # The model with its proved Pacing lemma: the engine's rounds check the lemma too.
+        check = CHECKS[id(game)] = RoundCheck(MovementModel(game, first_pacing_round(game).first_round))
+    return check
+
+
+def _is_round_start(state: GameState) -> bool:
+    return state.phase is Phase.MOVEMENT_TURN and not state.pending and state.outcome is None
+
+
+def _won_by_goals(state: GameState) -> bool:
+    return state.outcome is not None and state.outcome.reason is OutcomeReason.GOAL_VICTORY
+
+
+def movement_round_states(states: Iterator[GameState]) -> tuple[tuple[int, ...] | None, list[GameState]]:
+    """The Goals as dealt, and the states at the start of each Movement turn (and a Goal Victory's end)."""
+    dealt: tuple[int, ...] | None = None
+    starts: list[GameState] = []
+    for state in states:
+        if dealt is None and all(state.goals):
+            dealt = state.goals
+        if (_is_round_start(state) and (not starts or starts[-1].round != state.round)) or _won_by_goals(state):
+            starts.append(state)
+    return dealt, starts
+
+
+def assert_movement_rounds_admitted(game: Game, dealt: tuple[int, ...] | None, starts: list[GameState]) -> int:
+    """Every round from one start to the next is a transition; Set-Up's result is an initial state."""
+    if dealt is None or not starts:
+        return 0
+    check = movement_check(game)
+    places = dict(enumerate(dealt))
+    values = [check.model.project(s, places) for s in starts]
+    assert check.admits_setup(values[0]), f"Set-Up not admitted: {starts[0].summary()}"
+    for before, after, state in zip(values, values[1:], starts, strict=False):
+        changed = {k: (before[k], after[k]) for k in after if before[k] != after[k]}
+        assert check.admits_round(before, after, state.round), f"round {state.round} not admitted: {changed}"
+    return len(values) - 1
+
+
+def simulated_states(game: Game, seed: int, matchup: Matchup, rounds: int) -> Iterator[GameState]:
+    for move in iter_game(game, seed, matchup, max_rounds=rounds):
+        yield move.after
