@@ -189,8 +189,16 @@ def _summary(result: FuzzResult, invariants: tuple[Invariant, ...], reports: dic
                           text(reports.get(v.invariant.id, "")))
         parts.append(table)
     else:
-        parts.append(f"[green]no violation[/] of {len(invariants)} invariants")
+        checked = len(invariants) - len(result.not_checked)
+        parts.append(f"[green]no violation[/] of {checked} invariants")
+    parts.extend(_not_checked_lines(result.not_checked))
     return Group(*parts)
+
+
+def _not_checked_lines(not_checked: dict[str, str]) -> list[str]:
+    """One line per invariant that cannot check this card file or these rulings, with why."""
+    return [f"[yellow]not checked:[/] [bold]{text(invariant)}[/] ({text(reason)})"
+            for invariant, reason in not_checked.items()]
 
 
 def _variants_json(sweep: SweepResult) -> list[dict[str, Any]]:
@@ -302,6 +310,7 @@ def fuzz(
             "steps": result.steps, "steps_per_second": round(result.steps_per_second, 1), "checks": result.checks,
             "elapsed": round(result.elapsed, 3), "database": result.database,
             "invariants": [i.id for i in invariants],
+            "not_checked": result.not_checked,
             "shrinking": {"seconds": round(result.shrink_seconds, 3), "cut": result.shrink_cut},
             "ruling_variants": _variants_json(sweep),
             "violations": [{"invariant": v.invariant.id, "message": v.message, "step": v.step,
@@ -380,14 +389,17 @@ def replay_cmd(
     if as_json:
         print(json.dumps({
             "status": "violation" if violation else "ok", "steps": result.applied, "trace_length": len(result.actions),
-            "invariants": [i.id for i in invariants], "warning": result.warning,
+            "invariants": [i.id for i in invariants], "not_checked": result.not_checked, "warning": result.warning,
             "violation": None if violation is None else {"invariant": violation.invariant.id,
                                                          "message": violation.message, "step": violation.step},
         }, indent=2))
     elif violation is None:
-        console.print(f"[green]replayed {result.applied} steps:[/] no violation of {len(invariants)} invariants"
+        checked = len(invariants) - len(result.not_checked)
+        console.print(f"[green]replayed {result.applied} steps:[/] no violation of {checked} invariants"
                       + (f" (outcome: {result.final.outcome.reason.value})" if result.final.outcome else ""),
                       highlight=False)
+        for line in _not_checked_lines(result.not_checked):
+            console.print(line, highlight=False)
     else:
         console.print(_violation_view(violation))
     if violation is not None:

@@ -50,11 +50,12 @@ from doubtspec.invariants.shapes import (
     TraceInvariant,
     TransitionInvariant,
 )
+from doubtspec.model.game import Game
 
 __all__ = [
     "BY_ID", "CATALOG", "Invariant", "ProbeInvariant", "StateInvariant", "Trace", "TraceInvariant",
-    "TransitionInvariant", "buy_costs", "can_buy", "can_play", "forget", "goal_points", "hand_limit", "legal",
-    "loopholes", "select",
+    "TransitionInvariant", "buy_costs", "can_buy", "can_play", "checkable", "forget", "goal_points", "hand_limit",
+    "legal", "loopholes", "select",
 ]
 
 CATALOG: tuple[Invariant, ...] = (
@@ -100,3 +101,14 @@ def select(ids: Sequence[str] | None) -> tuple[Invariant, ...]:
                               "(see `doubtspec fuzz --list`)", field="--invariant")
         chosen.extend(inv for inv in matches if inv not in chosen)
     return tuple(inv for inv in CATALOG if inv in chosen)
+
+
+def checkable(game: Game, invariants: tuple[Invariant, ...]) -> tuple[tuple[Invariant, ...], dict[str, str]]:
+    """The invariants of `invariants` that can check games of `game`, and why each other one cannot.
+
+    An invariant that cannot (`Invariant.unsupported`: the solver's oracle on a card file the solver does not
+    model) is left out of a run and named in its summary, never failed and never skipped without a word.
+    """
+    reasons = {inv.id: reason for inv in invariants
+               if inv.unsupported is not None and (reason := inv.unsupported(game)) is not None}
+    return tuple(inv for inv in invariants if inv.id not in reasons), reasons

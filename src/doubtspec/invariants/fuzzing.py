@@ -59,7 +59,7 @@ from hypothesis.reporting import with_reporter
 from hypothesis.stateful import run_state_machine_as_test
 
 from doubtspec import interrupts
-from doubtspec.invariants.catalog import CATALOG, Invariant
+from doubtspec.invariants.catalog import CATALOG, Invariant, checkable
 from doubtspec.invariants.machines import GameMachine, InvariantViolation, Recorder, Violation, machine_for
 from doubtspec.invariants.profiles import DATABASE_DIR, PROFILES, Profile
 from doubtspec.invariants.profiles import SHRINK_SECONDS as SHRINK_SECONDS  # the CLI's help names it
@@ -115,6 +115,8 @@ class FuzzResult:
     """Whether shrinking was stopped by the time bound before it finished."""
     database: str = "none"
     """The example database used: a folder, or "none"."""
+    not_checked: dict[str, str] = field(default_factory=dict)
+    """The invariants selected that cannot check this card file and rulings, each with why (`catalog.checkable`)."""
 
     @property
     def steps_per_second(self) -> float:
@@ -300,7 +302,8 @@ def run_fuzz(options: FuzzOptions, recorder: Recorder | None = None) -> FuzzResu
     profile = options.profile
     if options.max_steps is not None:
         profile = dataclasses.replace(profile, steps=options.max_steps)
-    machine = _driven(machine_for(options.game, options.invariants, recorder, check_every=profile.check_every,
+    invariants, not_checked = checkable(options.game, options.invariants)
+    machine = _driven(machine_for(options.game, invariants, recorder, check_every=profile.check_every,
                                   oracle_every=profile.oracle_every, corpus_share=profile.corpus_share,
                                   costly_every=profile.costly_every), progress)
     base_seed = resolve_seed(options)
@@ -344,4 +347,5 @@ def run_fuzz(options: FuzzOptions, recorder: Recorder | None = None) -> FuzzResu
     return FuzzResult(seed=base_seed, examples=progress.searched, steps=recorder.steps, checks=recorder.checks,
                       games=recorder.games, elapsed=elapsed, runs=runs, violations=recorder.violations(),
                       shrink_seconds=shrink_seconds, shrink_cut=shrink_cut,
-                      database="none" if database is None else str(getattr(database, "path", database)))
+                      database="none" if database is None else str(getattr(database, "path", database)),
+                      not_checked=not_checked)

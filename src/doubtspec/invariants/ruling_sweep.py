@@ -126,7 +126,8 @@ def run_sweep(options: FuzzOptions, recorder: Recorder | None = None) -> SweepRe
                                    recorder.steps - before[2], result.elapsed, bool(result.violations)))
         total = dataclasses.replace(
             result, examples=before[0] + result.examples, steps=recorder.steps, checks=recorder.checks,
-            games=recorder.games, elapsed=time.monotonic() - started, runs=total.runs + result.runs)
+            games=recorder.games, elapsed=time.monotonic() - started, runs=total.runs + result.runs,
+            not_checked={**result.not_checked, **total.not_checked})
         if result.violations:
             break
     return SweepResult(main, variants, total)

@@ -36,6 +36,10 @@ ProbeCandidates = Callable[[GameState], Sequence[Action]]
 ProbeCheck = Callable[[GameState, Action], "str | None"]
 
 
+Unsupported = Callable[[Game], "str | None"]
+"""Why an invariant cannot check games of a card file and rulings (say, the solver cannot model the file), or None."""
+
+
 @dataclass(frozen=True, slots=True)
 class StateInvariant:
     """A property of every reachable state."""
@@ -47,6 +51,8 @@ class StateInvariant:
     applies: Callable[[GameState], bool] | None = None
     """The states the check has something to say about (None: any): elsewhere it passes at once. The fuzzing
     machine counts a costly check's chances on these states only (`machines.COSTLY`)."""
+    unsupported: Unsupported | None = None
+    """Why the check has nothing to say about a card file and rulings, or None when it has (`catalog.checkable`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +63,8 @@ class TransitionInvariant:
     statement: str
     sections: tuple[Section, ...]
     check: TransitionCheck
+    unsupported: Unsupported | None = None
+    """Why the check has nothing to say about a card file and rulings, or None when it has (`catalog.checkable`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +75,8 @@ class TraceInvariant:
     statement: str
     sections: tuple[Section, ...]
     check: TraceCheck
+    unsupported: Unsupported | None = None
+    """Why the check has nothing to say about a card file and rulings, or None when it has (`catalog.checkable`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +92,8 @@ class ProbeInvariant:
     sections: tuple[Section, ...]
     candidates: ProbeCandidates
     check: ProbeCheck
+    unsupported: Unsupported | None = None
+    """Why the check has nothing to say about a card file and rulings, or None when it has (`catalog.checkable`)."""
 
 
 Invariant = StateInvariant | TransitionInvariant | TraceInvariant | ProbeInvariant

@@ -11,7 +11,7 @@ finding a fuzz run reports for it, never a hang or a traceback.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from doubtspec.errors import TraceError
@@ -24,6 +24,7 @@ from doubtspec.invariants.catalog import (
     Trace,
     TraceInvariant,
     TransitionInvariant,
+    checkable,
 )
 from doubtspec.invariants.violation import Violation
 from doubtspec.model import engine
@@ -44,6 +45,8 @@ class ReplayResult:
     final: GameState
     violation: Violation | None
     warning: str | None
+    not_checked: dict[str, str] = field(default_factory=dict)
+    """The invariants asked for that cannot check this card file and rulings, each with why (`catalog.checkable`)."""
 
 
 StepHook = Callable[[int, Action, GameState], None]
@@ -66,13 +69,14 @@ def replay(trace: TraceFile, invariants: tuple[Invariant, ...] = CATALOG, cards:
     game = trace.game(cards)
     warning = check_cards(trace, game)
     actions = trace.parsed()
+    invariants, not_checked = checkable(game, invariants)
     transition: list[Invariant] = [i for i in invariants if isinstance(i, TransitionInvariant)]
     states: list[Invariant] = [i for i in invariants if isinstance(i, StateInvariant)]
 
     def found(invariant: Invariant, message: str, step: int, before: GameState | None, after: GameState,
               probe_action: Action | None = None) -> ReplayResult:
         violation = Violation(invariant, message, game, actions[:step], step, before, after, probe_action)
-        return ReplayResult(game, actions, step, after, violation, warning)
+        return ReplayResult(game, actions, step, after, violation, warning, not_checked)
 
     state = engine.new_game(game)
     for first in states:
@@ -121,4 +125,4 @@ def replay(trace: TraceFile, invariants: tuple[Invariant, ...] = CATALOG, cards:
                 message = probe_check.check(state, probe_action)
                 if message is not None:
                     return found(probe_check, message, len(actions), None, state, probe_action)
-    return ReplayResult(game, actions, len(actions), state, None, warning)
+    return ReplayResult(game, actions, len(actions), state, None, warning, not_checked)

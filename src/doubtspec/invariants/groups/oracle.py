@@ -27,6 +27,7 @@ from doubtspec.model.actions import (
     PlayStandard,
     Unlobby,
 )
+from doubtspec.model.game import Game
 from doubtspec.model.state import STATE_FIELDS, GameState, Phase
 from doubtspec.rulebook import Section
 
@@ -103,9 +104,22 @@ def _solver_agrees(before: GameState, action: Action, after: GameState) -> str |
     return None
 
 
+def _encoding_refuses(game: Game) -> str | None:
+    """Why the solver's encoding cannot model `game` (a card file or ruling outside it), or None when it can."""
+    from doubtspec.solver.unrolling.encoding import Tables
+    from doubtspec.solver.unrolling.transition import Encoder, UnsupportedCards
+
+    try:
+        Encoder(Tables.of(game))
+    except UnsupportedCards as exc:
+        return f"the solver cannot model this card file: {exc}"
+    return None
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("oracle.solver", "The solver's independent encoding of the rules admits each sampled step "
                         "of the Company's turn and the Movement's pass, and reaches the engine's successor.",
-                        (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO, S.RESHUFFLE_SEQUENCE), _solver_agrees),
+                        (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO, S.RESHUFFLE_SEQUENCE), _solver_agrees,
+                        unsupported=_encoding_refuses),
 )
 """The `oracle.*` invariants, in the order they are checked and listed."""

@@ -384,9 +384,11 @@ def _reshuffling_draw(state: GameState, card: int) -> str | None:
                 f"with {len(after.c_hand)} cards in hand; the {kept} kept and the {draws} drawn make {kept + draws}")
     if Counter((*after.c_hand, *after.c_deck, *after.c_discard)) != Counter((*hand, *discard)):
         return f"with the deck empty and the discards full, {play} changed which cards the Company holds"
-    # Lobbying may take Profit away later in the play; only a Sequence would add any.
+    # Lobbying may take Profit away later in the play, and the card's own Profit effects after its draw add theirs;
+    # only a Sequence would add more.
+    own = sum(e.count for e in side.effects if isinstance(e, ScoreProfit))
     moved = [f for f in ("stars", "round", "phase") if getattr(after, f) != getattr(scored, f)]
-    moved += ["profit"] if after.profit > scored.profit else []
+    moved += ["profit"] if after.profit > probe.profit + own else []
     if moved:
         return (f"with the deck empty and the discards full, {play}'s draw changed {', '.join(moved)}: a draw in the "
                 "Play Phase reshuffles the discards without the Reshuffle Sequence")
@@ -791,10 +793,21 @@ def _remove_market(before: GameState, action: Action, after: GameState) -> str |
         return (f"{action} left the Movement's discard {list(after.m_discard)} and Market deck of {len(after.m_deck)}; "
                 f"card {card} goes to the discard pile, the deck is untouched")
     returned = in_supply(after, TokenKind.PROFIT) - in_supply(before, TokenKind.PROFIT)
-    if returned != lobbied or after.profit != before.profit:
+    scored = after.profit - before.profit  # by the play's own Profit effects that resolve after the removal
+    if returned != lobbied - scored or not 0 <= scored <= _profit_to_come(before):
         return (f"{action} returned {returned} Profit to the supply and left the Company {after.profit} Profit (was "
-                f"{before.profit}); the card's {lobbied} go to the supply, none to the Company")
+                f"{before.profit}); the card's {lobbied} go to the supply, none to the Company (the rest of the play "
+                f"scores at most {_profit_to_come(before)})")
     return None
+
+
+def _profit_to_come(state: GameState) -> int:
+    """The most Profit the steps pending after the first can score before the next choice: the play's own Profit
+    effects, and every Reserve card's activated ones for each activation pending."""
+    reserve = sum(e.count for c in state.c_reserve if (side := state.game.company_card(c).reserve) is not None
+                  for e in side.effects if isinstance(e, ScoreProfit))
+    return sum(step.effect.count if isinstance(step, Effect | ResolveEffect) and isinstance(step.effect, ScoreProfit)
+               else reserve if isinstance(step, Activate) else 0 for step in state.pending[1:])
 
 
 def _remove_market_applies(state: GameState) -> bool:

@@ -223,8 +223,9 @@ def _reserve_resolve_offers(state: GameState) -> str | None:
     and play the Sequence, against the same Sequence with that card on the trash pile already.
 
     Reshuffle Sequence C: an unbanned card's reshuffle effects resolve (here: the Profit it scores is the
-    whole difference between the two Reshuffles) and a card that says so stays in the Reserve, any other
-    goes to the trash pile. Such cards seldom sit in the Reserve at a Reshuffle in generated games.
+    whole difference between the two Reshuffles, or what the supply has left after the scoring of steps A-B)
+    and a card that says so stays in the Reserve, any other goes to the trash pile. Such cards seldom sit in
+    the Reserve at a Reshuffle in generated games.
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_BUY:
         return None
@@ -238,10 +239,12 @@ def _reserve_resolve_offers(state: GameState) -> str | None:
         with_card, without_card = (engine.apply(probe, EndBuy()) for probe in probes)
         if with_card.outcome is not None or without_card.outcome is not None:
             continue  # a Star Victory ends the game in step A, before the Reserve resolves
-        if with_card.profit - without_card.profit != profit:
+        # The Sequence's scoring comes first (steps A-B): the card's effects get what the supply has left.
+        due = min(profit, in_supply(without_card, TokenKind.PROFIT))
+        if with_card.profit - without_card.profit != due:
             return (f"a Reshuffle with card {card} at the Reserve's right end scored "
                     f"{with_card.profit - without_card.profit} Profit more than with it on the trash pile; its "
-                    f"reshuffle effects score {profit}")
+                    f"reshuffle effects score {profit}" + (f", {due} left in the supply" if due < profit else ""))
         if stays and (card not in with_card.c_reserve or card in with_card.trash):
             return f"card {card} stays in the Reserve at a Reshuffle, but it went to {_where(with_card, card)}"
         if not stays and card not in with_card.trash:
