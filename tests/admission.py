@@ -3,12 +3,15 @@
 An abstraction's "impossible by turn k" is a proof about the game only if every concrete round is one of its
 transitions. `Admission` holds the Company's round relation (`solver/abstraction/company.py`) and
 `movement_check` the Movement's (`solver/abstraction/movement.py`); both project engine states onto the
-abstraction's variables and ask Z3 whether the pair of states is a transition.
+abstraction's variables and ask Z3 whether the pair of states is a transition. `facts_admit` and
+`cut_respected` ask the same of the schedule prover's unrolled rounds with every fact it proved (the star cut's
+and the Profit cut's bounds included), over the states a game passes through at the start of its rounds
+(`round_starts`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import z3
 
@@ -17,7 +20,8 @@ from doubtspec.agents.simulate import iter_game
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, OutcomeReason, Phase
 from doubtspec.solver.abstraction import Fresh
-from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstraction
+from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstraction, CompanyLayout
+from doubtspec.solver.abstraction.company_schedules import ScheduleProver
 from doubtspec.solver.abstraction.movement import MovementModel, RoundCheck
 from doubtspec.solver.abstraction.movement_pacing import first_pacing_round
 
@@ -140,3 +144,52 @@ def assert_movement_rounds_admitted(game: Game, dealt: tuple[int, ...] | None, s
 def simulated_states(game: Game, seed: int, matchup: Matchup, rounds: int) -> Iterator[GameState]:
     for move in iter_game(game, seed, matchup, max_rounds=rounds):
         yield move.after
+
+
+def at_rest_starts(states: Iterable[GameState], rounds: int) -> list[GameState]:
+    """The states at the start of rounds 1..`rounds`+1 (the Movement's turn, nothing pending), until the game ends."""
+    kept: list[GameState] = []
+    for state in states:
+        if state.outcome is not None:
+            break
+        if state.phase is Phase.MOVEMENT_TURN and not state.pending and (not kept or state.round > kept[-1].round):
+            kept.append(state)
+        if len(kept) > rounds:
+            break
+    return kept
+
+
+def round_starts(game: Game, seed: int, matchup: Matchup, rounds: int) -> list[GameState]:
+    """The engine's states at the start of rounds 1..`rounds`+1 of a simulated game (at rest), until it ends."""
+    return at_rest_starts((move.after for move in iter_game(game, seed, matchup, rounds + 1)), rounds)
+
+
+def facts_admit(prover: ScheduleProver, layout: CompanyLayout, states: list[GameState],
+              extra: list[z3.BoolRef] | None = None) -> bool:
+    """Whether the unrolling with every proved fact admits the game's round-boundary states."""
+    rounds = len(states) - 1
+    solver = z3.SolverFor("QF_LIA")
+    solver.add(*prover.formulas(rounds), *(extra or []))
+    for k, state in enumerate(states):
+        solver.add(*[prover.state(k)[name] == value for name, value in layout.project(state).items()])
+    return solver.check() == z3.sat
+
+
+def cut_respected(prover: ScheduleProver, states: list[GameState], extra: list[z3.BoolRef] | None = None) -> bool:
+    """Whether the game's round-boundary states meet every proved potential bound and, with every fact asserted,
+    are a run of the unrolling."""
+    assert prover.layout is not None
+    layout = prover.layout
+    cut = prover.profit_cut
+    assert cut is not None
+    projected = [layout.project(state) for state in states]
+    for r, values in enumerate(projected):
+        if r in cut.at_most:
+            held = z3.substitute(cut.objective(r), *[(prover.state(r)[n], z3.IntVal(v)) for n, v in values.items()])
+            if z3.simplify(held).as_long() > cut.at_most[r]:
+                return False
+    solver = z3.SolverFor("QF_LIA")
+    solver.add(*prover.formulas(len(states) - 1), *(extra or []))
+    for r, values in enumerate(projected):
+        solver.add(*[prover.state(r)[name] == value for name, value in values.items()])
+    return solver.check() == z3.sat

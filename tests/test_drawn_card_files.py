@@ -15,6 +15,8 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +28,10 @@ from admission import (
     Admission,
     assert_movement_rounds_admitted,
     check_company_game,
+    cut_respected,
+    facts_admit,
     movement_round_states,
+    round_starts,
     simulated_states,
 )
 from card_files import SHIPPED_DATA, card_file_data, differences, to_toml
@@ -42,7 +47,10 @@ from doubtspec.model.cards import CardSet, TokenKind, load_cards, parse_cards
 from doubtspec.model.engine import apply, legal_actions
 from doubtspec.model.game import Game
 from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Phase
+from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstraction
+from doubtspec.solver.abstraction.company_schedules import ScheduleProver
 from doubtspec.solver.queries import QueryKind, solve
+from doubtspec.solver.verdict import Budget
 
 AGENTS = ("random", "careful", "greedy")
 DRAWN = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
@@ -189,6 +197,40 @@ def test_the_abstractions_admit_every_round_on_many_drawn_card_files(data: dict[
     assert _admitted_everywhere(data, seed, 12) > 0, differences(data)
 
 
+def _cuts_hold(data: dict[str, Any], seed: int, budget: float) -> int:
+    """The star cut's and the Profit cut's proved bounds and facts (to turn 4, within `budget` seconds each) hold
+    in a game of every agent pairing; returns the games checked."""
+    game = Game(_loaded(data))
+    model = CompanyAbstraction.of(game)
+    stars = ScheduleProver(model.system(STAR), STAR, model.lemmas(), layout=model.layout)
+    stars.cut_stars(4, game.cards.rules.stars_to_win, Budget.of(budget))
+    profit = ScheduleProver(model.system(PROFIT), PROFIT, model.lemmas(), layout=model.layout)
+    profit.cut_profit(4, game.cards.rules.profit_to_win, Budget.of(budget))
+    checked = 0
+    for company, movement in itertools.product(AGENTS, AGENTS):
+        states = round_starts(game, seed, Matchup(company, movement), 3)
+        if len(states) >= 2:
+            assert facts_admit(stars, model.layout, states), (f"a fact of the star cut cuts off a game: "
+                                                             f"{[f.text for f in stars.facts]}", differences(data))
+            assert cut_respected(profit, states), ("a bound of the Profit cut cuts off a game: "
+                                                   f"{[f.text for f in profit.facts]}", differences(data))
+            checked += 1
+    return checked
+
+
+@settings(DRAWN, max_examples=1)
+@given(data=card_file_data(modelled=True), seed=st.integers(0, 2**16))
+def test_the_cuts_bounds_hold_in_games_on_drawn_card_files(data: dict[str, Any], seed: int) -> None:
+    _cuts_hold(data, seed, 10.0)
+
+
+@pytest.mark.slow
+@settings(DRAWN, max_examples=15)
+@given(data=card_file_data(modelled=True), seed=st.integers(0, 2**16))
+def test_the_cuts_bounds_hold_in_games_on_many_drawn_card_files(data: dict[str, Any], seed: int) -> None:
+    _cuts_hold(data, seed, 30.0)
+
+
 ENDINGS = {OutcomeReason.STAR_VICTORY: QueryKind.STARS, OutcomeReason.PROFIT_VICTORY: QueryKind.PROFIT,
            OutcomeReason.GOAL_VICTORY: QueryKind.MOVEMENT_WIN, OutcomeReason.ECONOMIC_DEFEAT: QueryKind.DEFEAT,
            OutcomeReason.MARGINALIZATION: QueryKind.DEFEAT}
@@ -257,3 +299,34 @@ def test_no_answer_contradicts_a_game_on_drawn_card_files(data: dict[str, Any]) 
 @given(data=_quick_ending_files())
 def test_no_answer_contradicts_a_game_on_many_drawn_card_files(data: dict[str, Any]) -> None:
     assert _no_answer_contradicts_a_game(data, 20.0, 3) > 0, differences(data)
+
+
+def _commands(folder: Path, cards: str) -> Iterator[tuple[tuple[str, ...], tuple[int, ...]]]:
+    """Each command a designer runs on a card file, with the exit codes that are answers (not failures)."""
+    yield ("cards", "check", cards), (0,)
+    yield ("cards", "show", cards), (0,)
+    yield ("simulate", "--games", "4", "--seed", "1", "--cards", cards, "--json"), (0,)
+    yield ("play", "--seed", "1", "--no-states", "--max-rounds", "6", "--cards", cards,
+           "--html", str(folder / "game.html")), (0,)
+    yield ("fuzz", "--examples", "3", "--database", "none", "--cards", cards, "--report-dir", str(folder)), (0,)
+    witness = folder / "witness.trace"
+    yield ("solve", "stars", "--by-turn", "3", "--timeout", "4", "--cards", cards, "--json",
+           "--witness-out", str(witness)), (0, 3)
+    if witness.exists():
+        yield ("replay", str(witness), "--cards", cards, "--quiet"), (0,)
+    yield ("solve", "goal", "1", "--by-turn", "2", "--timeout", "3", "--cards", cards, "--json"), (0, 3)
+
+
+@settings(DRAWN, max_examples=2)
+@given(data=card_file_data())
+def test_every_command_runs_on_a_drawn_card_file(data: dict[str, Any]) -> None:
+    """Cards are data: a legal card file, however its numbers fall, goes through every command without a crash, and
+    a witness the solver writes for it replays."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        path = folder / "drawn.toml"
+        path.write_text(to_toml(data))
+        for args, answers in _commands(folder, str(path)):
+            code, out, err = run_cli(*args)
+            assert code in answers, (args, code, (out + err)[-2000:], differences(data))
+        assert (folder / "game.html").stat().st_size > 0

@@ -19,12 +19,11 @@ import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from admission import facts_admit, round_starts
 from doubtspec.agents.base import Matchup
-from doubtspec.agents.simulate import iter_game
 from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
-from doubtspec.model.state import GameState, Phase
-from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstraction, CompanyLayout
+from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstraction
 from doubtspec.solver.abstraction.company_schedules import CAPS_FIRST_MIN_S, RoundFact, ScheduleProver, sequence_at
 from doubtspec.solver.abstraction.prover import AbstractionProver
 from doubtspec.solver.abstraction.system import Fresh, RoundSystem, State, template_of
@@ -51,40 +50,15 @@ def _prover(name: str, target: str) -> ScheduleProver:
 PROVERS = {key: _prover(*key) for key in DECIDED}
 
 
-def _states(game: Game, seed: int, matchup: Matchup, rounds: int) -> list[GameState]:
-    """The engine's states at the start of rounds 1..`rounds`+1 (at rest), until the game ends."""
-    states: list[GameState] = []
-    for move in iter_game(game, seed, matchup, rounds + 1):
-        state = move.after
-        if state.outcome is not None:
-            break
-        if state.phase is Phase.MOVEMENT_TURN and not state.pending and (not states or state.round > states[-1].round):
-            states.append(state)
-        if len(states) > rounds:
-            break
-    return states
-
-
-def _admitted(prover: ScheduleProver, layout: CompanyLayout, states: list[GameState],
-              extra: list[z3.BoolRef] | None = None) -> bool:
-    """Whether the unrolling with every proved fact admits the game's round-boundary states."""
-    rounds = len(states) - 1
-    solver = z3.SolverFor("QF_LIA")
-    solver.add(*prover.formulas(rounds), *(extra or []))
-    for k, state in enumerate(states):
-        solver.add(*[prover.state(k)[name] == value for name, value in layout.project(state).items()])
-    return solver.check() == z3.sat
-
-
 def _check(name: str, seed: int, matchup: Matchup) -> int:
     checked = 0
     for target in (STAR, PROFIT):
         prover = PROVERS[(name, target)]
-        states = _states(GAMES[name], seed, matchup, ROUNDS)
+        states = round_starts(GAMES[name], seed, matchup, ROUNDS)
         if len(states) < 2:
             continue
         layout = CompanyAbstraction.of(GAMES[name]).layout
-        assert _admitted(prover, layout, states), f"{name} seed {seed} {matchup}: a fact cuts off a game ({target})"
+        assert facts_admit(prover, layout, states), f"{name} seed {seed} {matchup}: a fact cuts off a game ({target})"
         checked += 1
     return checked
 
@@ -115,10 +89,10 @@ def test_a_false_fact_is_refused_by_the_check() -> None:
     """The check can fail: 'no Sequence in round 2' is false on the shipped set (one always runs there)."""
     prover = PROVERS[("shipped", STAR)]
     layout = CompanyAbstraction.of(GAMES["shipped"]).layout
-    states = _states(GAMES["shipped"], 7, Matchup("greedy", "greedy"), 3)
-    assert _admitted(prover, layout, states)
+    states = round_starts(GAMES["shipped"], 7, Matchup("greedy", "greedy"), 3)
+    assert facts_admit(prover, layout, states)
     false = RoundFact(2, z3.Not(sequence_at(2)), "no Reshuffle Sequence in round 2")
-    assert not _admitted(prover, layout, states, [false.formula])
+    assert not facts_admit(prover, layout, states, [false.formula])
 
 
 def test_a_round_unknown_named_like_a_state_variable_is_refused() -> None:
@@ -184,9 +158,9 @@ def test_the_cut_facts_admit_every_simulated_game(company: str, movement: str) -
     prover, _ = CUTS["shipped"]
     layout = CompanyAbstraction.of(GAMES["shipped"]).layout
     for seed in range(2):
-        states = _states(GAMES["shipped"], seed, Matchup(company, movement), 2)
+        states = round_starts(GAMES["shipped"], seed, Matchup(company, movement), 2)
         if len(states) >= 2:
-            assert _admitted(prover, layout, states), f"seed {seed}: a fact of the star cut cuts off a game"
+            assert facts_admit(prover, layout, states), f"seed {seed}: a fact of the star cut cuts off a game"
 
 
 @pytest.fixture(scope="module")
@@ -270,9 +244,9 @@ def test_the_refined_facts_admit_every_simulated_game(refined_large: SchedulePro
     pairing on the large file, rounds 0-3."""
     layout = CompanyAbstraction.of(GAMES["large"]).layout
     for seed in range(2):
-        states = _states(GAMES["large"], seed, Matchup(company, movement), 3)
+        states = round_starts(GAMES["large"], seed, Matchup(company, movement), 3)
         if len(states) >= 2:
-            assert _admitted(refined_large, layout, states), f"seed {seed}: a refined fact cuts off a game"
+            assert facts_admit(refined_large, layout, states), f"seed {seed}: a refined fact cuts off a game"
 
 
 @pytest.mark.slow
@@ -281,6 +255,6 @@ def test_the_refined_facts_admit_every_simulated_game(refined_large: SchedulePro
 def test_the_refined_facts_admit_generated_games(refined_large: ScheduleProver, seed: int, company: str,
                                                  movement: str) -> None:
     layout = CompanyAbstraction.of(GAMES["large"]).layout
-    states = _states(GAMES["large"], seed, Matchup(company, movement), 3)
+    states = round_starts(GAMES["large"], seed, Matchup(company, movement), 3)
     if len(states) >= 2:
-        assert _admitted(refined_large, layout, states)
+        assert facts_admit(refined_large, layout, states)

@@ -11,7 +11,6 @@ below what a game reaches is refused by the same check, so the check can fail.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -19,12 +18,12 @@ import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from admission import at_rest_starts, cut_respected, round_starts
 from doubtspec.agents.base import Matchup
-from doubtspec.agents.simulate import iter_game
 from doubtspec.model.cards import load_cards
 from doubtspec.model.engine import apply, new_game
 from doubtspec.model.game import Game
-from doubtspec.model.state import GameState, Phase
+from doubtspec.model.state import GameState
 from doubtspec.reports.trace import load_trace
 from doubtspec.solver.abstraction import cpsat
 from doubtspec.solver.abstraction.company import PROFIT, CompanyAbstraction
@@ -52,43 +51,6 @@ def _cut(name: str, by_turn: int, cpsat_too: bool = True) -> ScheduleProver:
 
 CUTS = {"shipped": _cut("shipped", 3), "tiny": _cut("tiny", 3), "tiny3": _cut("tiny3", 3)}
 """The Profit cut to turn 3 (the shipped set's bounds after rounds 1 and 2: about 8 CPU-seconds, the box included)."""
-
-
-def _at_rest(states: Iterable[GameState], rounds: int) -> list[GameState]:
-    """The states at the start of rounds 1..`rounds`+1 (the Movement's turn, nothing pending), until the game ends."""
-    kept: list[GameState] = []
-    for state in states:
-        if state.outcome is not None:
-            break
-        if state.phase is Phase.MOVEMENT_TURN and not state.pending and (not kept or state.round > kept[-1].round):
-            kept.append(state)
-        if len(kept) > rounds:
-            break
-    return kept
-
-
-def _simulated(game: Game, seed: int, matchup: Matchup, rounds: int) -> list[GameState]:
-    return _at_rest((move.after for move in iter_game(game, seed, matchup, rounds + 1)), rounds)
-
-
-def _respected(prover: ScheduleProver, states: list[GameState], extra: list[z3.BoolRef] | None = None) -> bool:
-    """Whether the game's round-boundary states meet every proved potential bound and, with every fact asserted,
-    are a run of the unrolling."""
-    assert prover.layout is not None
-    layout = prover.layout
-    cut = prover.profit_cut
-    assert cut is not None
-    projected = [layout.project(state) for state in states]
-    for r, values in enumerate(projected):
-        if r in cut.at_most:
-            held = z3.substitute(cut.objective(r), *[(prover.state(r)[n], z3.IntVal(v)) for n, v in values.items()])
-            if z3.simplify(held).as_long() > cut.at_most[r]:
-                return False
-    solver = z3.SolverFor("QF_LIA")
-    solver.add(*prover.formulas(len(states) - 1), *(extra or []))
-    for r, values in enumerate(projected):
-        solver.add(*[prover.state(r)[name] == value for name, value in values.items()])
-    return solver.check() == z3.sat
 
 
 def test_cpsat_maximize_proves_the_largest_value() -> None:
@@ -134,9 +96,9 @@ def test_the_bounds_hold_in_every_simulated_game(company: str, movement: str) ->
     checked = 0
     for name, prover in CUTS.items():
         for seed in range(2):
-            states = _simulated(GAMES[name], seed, Matchup(company, movement), 2)
+            states = round_starts(GAMES[name], seed, Matchup(company, movement), 2)
             if len(states) >= 2:
-                assert _respected(prover, states), f"{name} seed {seed}: a bound of the Profit cut cuts off a game"
+                assert cut_respected(prover, states), f"{name} seed {seed}: a bound of the Profit cut cuts off a game"
                 checked += 1
     assert checked > 0
 
@@ -145,9 +107,9 @@ def test_the_bounds_hold_in_every_simulated_game(company: str, movement: str) ->
 @given(name=st.sampled_from(sorted(CUTS)), seed=st.integers(0, 2**32), company=st.sampled_from(AGENTS),
        movement=st.sampled_from(AGENTS))
 def test_the_bounds_hold_in_generated_games(name: str, seed: int, company: str, movement: str) -> None:
-    states = _simulated(GAMES[name], seed, Matchup(company, movement), 2)
+    states = round_starts(GAMES[name], seed, Matchup(company, movement), 2)
     if len(states) >= 2:
-        assert _respected(CUTS[name], states)
+        assert cut_respected(CUTS[name], states)
 
 
 def _witness_states(rounds: int) -> list[GameState]:
@@ -156,7 +118,7 @@ def _witness_states(rounds: int) -> list[GameState]:
     for action in load_trace(WITNESS).parsed():
         state = apply(state, action)
         states.append(state)
-    return _at_rest(states, rounds)
+    return at_rest_starts(states, rounds)
 
 
 def test_the_recorded_profit_victory_meets_the_bounds_and_a_lower_one_is_refused() -> None:
@@ -166,13 +128,13 @@ def test_the_recorded_profit_victory_meets_the_bounds_and_a_lower_one_is_refused
     cut = prover.profit_cut
     assert cut is not None
     states = _witness_states(2)
-    assert len(states) == 3 and _respected(prover, states)
+    assert len(states) == 3 and cut_respected(prover, states)
     layout = CompanyAbstraction.of(GAMES["shipped"]).layout
     values = layout.project(states[2])
     reached = z3.simplify(z3.substitute(potential(prover.state(2)),
                                         *[(prover.state(2)[n], z3.IntVal(v)) for n, v in values.items()]))
     false = RoundFact(2, cut.bound(2, reached.as_long() - 1), "a bound below the recorded game's")
-    assert not _respected(prover, states, [false.formula])
+    assert not cut_respected(prover, states, [false.formula])
 
 
 @pytest.mark.slow
@@ -182,7 +144,7 @@ def test_the_profit_cut_proves_turn_4_of_the_shipped_set() -> None:
     prover = _cut("shipped", 4)
     cut = prover.profit_cut
     assert cut is not None and cut.turn == 4 and cut.at_most[3] == 30
-    assert _respected(prover, _witness_states(3))
+    assert cut_respected(prover, _witness_states(3))
 
 
 def _measured(name: str, by_turn: int, r: int) -> ScheduleProver:
@@ -212,14 +174,14 @@ def test_the_measures_hold_in_every_simulated_game(company: str, movement: str) 
     checked = 0
     for name, prover in MEASURED.items():
         for seed in range(2):
-            states = _simulated(GAMES[name], seed, Matchup(company, movement), 1)
+            states = round_starts(GAMES[name], seed, Matchup(company, movement), 1)
             if len(states) < 2:
                 continue
-            assert _respected(prover, states), f"{name} seed {seed}: a measure cuts off a game"
+            assert cut_respected(prover, states), f"{name} seed {seed}: a measure cuts off a game"
             assert prover.layout is not None
             for term in measures(prover.layout, prover.state(1)).values():
                 below = term <= _value(prover, 1, term, states[1]) - 1
-                assert not _respected(prover, states, [below])
+                assert not cut_respected(prover, states, [below])
             checked += 1
     assert checked > 0
 
@@ -228,9 +190,9 @@ def test_the_measures_hold_in_every_simulated_game(company: str, movement: str) 
 @given(name=st.sampled_from(sorted(MEASURED)), seed=st.integers(0, 2**32), company=st.sampled_from(AGENTS),
        movement=st.sampled_from(AGENTS))
 def test_the_measures_hold_in_generated_games(name: str, seed: int, company: str, movement: str) -> None:
-    states = _simulated(GAMES[name], seed, Matchup(company, movement), 1)
+    states = round_starts(GAMES[name], seed, Matchup(company, movement), 1)
     if len(states) >= 2:
-        assert _respected(MEASURED[name], states)
+        assert cut_respected(MEASURED[name], states)
 
 
 @pytest.mark.slow
@@ -243,15 +205,15 @@ def test_the_measures_after_round_3_of_the_shipped_set() -> None:
         "at most 29 cards owned after round 3 (CP-SAT)", "at most 3 cards in the Reserve after round 3 (CP-SAT)",
         "at most 17 Victims on the display after round 3 (CP-SAT)", "at most 4 children Victims after round 3 (CP-SAT)"}
     states = _witness_states(3)
-    assert _respected(prover, states)
+    assert cut_respected(prover, states)
     assert prover.layout is not None
     victims = measures(prover.layout, prover.state(3))["Victims on the display"]
     assert _value(prover, 3, victims, states[3]) == 14
-    assert not _respected(prover, states, [victims <= 13])
+    assert not cut_respected(prover, states, [victims <= 13])
     for company, movement in itertools.product(AGENTS, AGENTS):
-        simulated = _simulated(GAMES["shipped"], 0, Matchup(company, movement), 3)
+        simulated = round_starts(GAMES["shipped"], 0, Matchup(company, movement), 3)
         if len(simulated) == 4:
-            assert _respected(prover, simulated)
+            assert cut_respected(prover, simulated)
 
 
 def test_a_bound_by_cases_is_refused_where_a_game_reaches_the_threshold() -> None:
@@ -304,14 +266,14 @@ def test_the_profit_cut_proves_turn_5_of_the_shipped_set_by_cases() -> None:
     assert any(fact.round == 4 and "by cases" in fact.text for fact in prover.facts)
     assert "looping-plays-shrink" in prover.lemma_names()
     states = _witness_states(4)
-    assert len(states) == 5 and _respected(prover, states)
+    assert len(states) == 5 and cut_respected(prover, states)
     reached = _value(prover, 4, potential(prover.state(4)), states[4])
     assert reached == 40
-    assert not _respected(prover, states, [cut.bound(4, reached - 1)])
+    assert not cut_respected(prover, states, [cut.bound(4, reached - 1)])
     for company, movement in itertools.product(AGENTS, AGENTS):
-        simulated = _simulated(GAMES["shipped"], 0, Matchup(company, movement), 4)
+        simulated = round_starts(GAMES["shipped"], 0, Matchup(company, movement), 4)
         if len(simulated) == 5:
-            assert _respected(prover, simulated)
+            assert cut_respected(prover, simulated)
 
 
 def test_the_target_is_the_bound_the_next_turn_is_proved_from() -> None:
