@@ -40,7 +40,7 @@ from doubtspec.agents.base import Matchup
 from doubtspec.agents.simulate import iter_game
 from doubtspec.invariants.derived import at_rest
 from doubtspec.invariants.fuzzing import FuzzOptions, run_fuzz
-from doubtspec.invariants.groups.rule.company import _remove_market, _reshuffling_draw
+from doubtspec.invariants.groups.rule.company import _doubt_count_offers, _remove_market, _reshuffling_draw
 from doubtspec.invariants.groups.rule.reshuffle import _reserve_resolve_offers
 from doubtspec.model.actions import PlayStandard, RemoveFromMarket
 from doubtspec.model.cards import CardSet, TokenKind, load_cards, parse_cards
@@ -135,6 +135,16 @@ def test_a_reshuffle_effect_scores_what_the_supply_has_left() -> None:
     supply[TOKEN_INDEX[TokenKind.PROFIT]] = 2  # the card's effect scores 2; the display alone scores more
     probe = dataclasses.replace(state, c_hand=(*state.c_hand, 49), stacks=stacks, supply=tuple(supply))
     assert _reserve_resolve_offers(probe) is None
+
+
+def test_doubt_after_a_draw_is_placed_whole() -> None:
+    """`rule.doubt-count-offers` on a card that draws before it places Doubt: the play is followed through its draw to
+    the Doubt it places (the check stopped at the draw and counted none)."""
+    cards = _variant({"effects": [{"op": "draw", "count": 1}, {"op": "doubt", "group": "II", "count": 2}]}, 36)
+    state = _first(Game(cards), Phase.COMPANY_PLAY)
+    state = dataclasses.replace(state, c_hand=(*state.c_hand, 36),
+                                stacks=tuple(tuple(c for c in stack if c != 36) for stack in state.stacks))
+    assert _doubt_count_offers(state) is None
 
 
 def test_profit_scored_after_a_market_removal_is_the_cards_own() -> None:

@@ -514,10 +514,10 @@ def _doubt_count_offers(state: GameState) -> str | None:
         for _ in range(_PLAY_STEPS):
             head = after.pending[0] if after.pending and after.outcome is None else None
             choices = engine.legal_actions(after) if head is not None else ()
-            doubt = [a for a in choices if isinstance(a, PlaceDoubt)]
-            if not doubt:
+            if not choices:
                 break
-            after = engine.apply(after, doubt[0])
+            # A draw or another effect before the Doubt ones is followed too (its first option), so that they come.
+            after = engine.apply(after, next((a for a in choices if isinstance(a, PlaceDoubt)), choices[0]))
         placed = sum(after.doubt) - sum(probe.doubt)
         if placed != sum(counts):
             return (f"{play} placed {placed} Doubt; its effects place {list(counts)} (the display had room and the "
