@@ -13,6 +13,7 @@ they meet files with other numbers. On every drawn file:
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import itertools
 import json
 import tempfile
@@ -330,8 +331,8 @@ def _commands(folder: Path, cards: str) -> Iterator[tuple[tuple[str, ...], tuple
 @settings(DRAWN, max_examples=2)
 @given(data=card_file_data())
 def test_every_command_runs_on_a_drawn_card_file(data: dict[str, Any]) -> None:
-    """Cards are data: a legal card file, however its numbers fall, goes through every command without a crash, and
-    a witness the solver writes for it replays."""
+    """Cards are data: a legal card file, however its numbers fall, goes through every command without a crash, a
+    witness the solver writes for it replays, and OpenSpiel plays it (when the spiel extra is installed)."""
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         path = folder / "drawn.toml"
@@ -340,3 +341,10 @@ def test_every_command_runs_on_a_drawn_card_file(data: dict[str, Any]) -> None:
             code, out, err = run_cli(*args)
             assert code in answers, (args, code, (out + err)[-2000:], differences(data))
         assert (folder / "game.html").stat().st_size > 0
+        if importlib.util.find_spec("pyspiel") is not None:  # the spiel extra: OpenSpiel's own conformance check
+            import pyspiel
+
+            from doubtspec.spiel.game import GAME_NAME
+
+            pyspiel.random_sim_test(pyspiel.load_game(f"{GAME_NAME}(cards={path})"), num_sims=2, serialize=True,
+                                    verbose=False)
