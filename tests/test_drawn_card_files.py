@@ -41,6 +41,7 @@ from doubtspec.agents.base import Matchup
 from doubtspec.agents.simulate import iter_game
 from doubtspec.invariants.derived import at_rest
 from doubtspec.invariants.fuzzing import FuzzOptions, run_fuzz
+from doubtspec.invariants.groups.outcome import _profit_offers
 from doubtspec.invariants.groups.rule.company import _doubt_count_offers, _remove_market, _reshuffling_draw
 from doubtspec.invariants.groups.rule.reshuffle import _reserve_resolve_offers
 from doubtspec.model.actions import PlayStandard, RemoveFromMarket
@@ -146,6 +147,18 @@ def test_doubt_after_a_draw_is_placed_whole() -> None:
     state = dataclasses.replace(state, c_hand=(*state.c_hand, 36),
                                 stacks=tuple(tuple(c for c in stack if c != 36) for stack in state.stacks))
     assert _doubt_count_offers(state) is None
+
+
+def test_a_reshuffle_that_lobbies_keeps_the_winning_profit_it_holds() -> None:
+    """`outcome.profit-offers` with a Reserve card that Lobbies at the Reshuffle (step C, before the Profit counts):
+    its probe held exactly the target, the first choice spent one, and the missing Profit Victory was a false alarm
+    (a drawn file with a small Profit supply met it first; the shipped set's card 55 does the same)."""
+    state = _first(Game(load_cards()), Phase.COMPANY_BUY)
+    # No Victims: the Sequence scores nothing, so the Profit held is all there is to count.
+    probe = dataclasses.replace(state, buys=1, c_deck=(), c_discard=tuple(sorted((*state.c_deck, *state.c_discard))),
+                                c_reserve=(*state.c_reserve, 55), victims=(0,) * len(state.victims),
+                                stacks=tuple(tuple(c for c in stack if c != 55) for stack in state.stacks))
+    assert _profit_offers(probe) is None
 
 
 def test_profit_scored_after_a_market_removal_is_the_cards_own() -> None:

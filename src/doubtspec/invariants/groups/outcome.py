@@ -24,6 +24,7 @@ from doubtspec.model.actions import (
     EndPlay,
     Pass,
 )
+from doubtspec.model.cards import Lobby
 from doubtspec.model.game import Game
 from doubtspec.model.state import NO_CARD, GameState, OutcomeReason, Phase, Side
 from doubtspec.model.steps import (
@@ -90,6 +91,16 @@ def _reshuffled(state: GameState) -> GameState:
     return probe
 
 
+def _reshuffle_lobbying(state: GameState) -> int:
+    """The most Profit the reshuffle effects of the Reserve's unbanned cards can spend on Lobbying."""
+    spent = 0
+    for card in state.c_reserve:
+        data = state.game.company_card(card)
+        if data.reserve is not None and data.kind not in state.banned:
+            spent += sum(e.count for e in data.reserve.on_reshuffle if isinstance(e, Lobby))
+    return spent
+
+
 def _profit_offers(state: GameState) -> str | None:
     """Before a Draw Phase that will trigger a Reshuffle, give the Company the winning Profit and play it out.
 
@@ -110,16 +121,19 @@ def _profit_offers(state: GameState) -> str | None:
             return (f"a Draw Phase without a Reshuffle, with {max(state.profit, target)} Profit held, ended in "
                     f"{where}; the Profit counts only at the end of a Reshuffle")
         return None
-    probe = _reshuffled(replace(state, profit=max(state.profit, target)))
+    # A Reserve card's reshuffle effect may Lobby (step C, before the Profit is counted): enough more is held that
+    # the target is still held after the most it can spend.
+    held = max(state.profit, target + _reshuffle_lobbying(state))
+    probe = _reshuffled(replace(state, profit=held))
     ended = probe.outcome.reason if probe.outcome is not None else None
     if ended not in (OutcomeReason.PROFIT_VICTORY, OutcomeReason.STAR_VICTORY, OutcomeReason.MARGINALIZATION):
-        return (f"a Reshuffle that ends with {target} Profit held ended in "
+        return (f"a Reshuffle that ends with {target} Profit held or more ({held} before step C) ended in "
                 f"{ended.value if ended is not None else 'no outcome'}")
     # The same Reshuffle with four cards left to draw (the rest out of the game): the draw at step D
     # comes before the Profit is counted (ruling profit-victory), so the Company is Marginalized first.
     size = state.cards.rules.company_hand_size
     cycle = (*state.c_deck, *state.c_discard, *state.c_hand)
-    short = replace(state, profit=max(state.profit, target), c_deck=cycle[:size - 1], c_discard=(),
+    short = replace(state, profit=held, c_deck=cycle[:size - 1], c_discard=(),
                     c_hand=(), c_removed=tuple(sorted((*state.c_removed, *cycle[size - 1:]))))
     probe = _reshuffled(short)
     if probe.outcome is not None and probe.outcome.reason is OutcomeReason.PROFIT_VICTORY:
