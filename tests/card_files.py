@@ -19,6 +19,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from doubtspec.model.cards import CardSet, default_cards_path, parse_cards
+from doubtspec.model.rulings import REGISTRY, Rulings
 
 SHIPPED_DATA: dict[str, Any] = tomllib.loads(default_cards_path().read_text())
 ZONES = ("children", "adults", "middle_age", "elderly")
@@ -185,6 +186,14 @@ def differences(data: dict[str, Any], shipped: Any = None, path: str = "") -> li
         return [line for old, new in zip(shipped, data, strict=True)
                 for line in differences(new, old, f"{path}[{new['number']}]")]
     return [] if data == shipped else [f"{path}: {shipped!r} -> {data!r}"]
+
+
+def rulings() -> st.SearchStrategy[Rulings]:
+    """A choice for every selectable ruling (`model/rulings.py`), the default as likely as any other."""
+    selectable = [ruling for ruling in REGISTRY if ruling.selectable]
+    return st.tuples(*(st.sampled_from(ruling.choice_names) for ruling in selectable)).map(
+        lambda choices: Rulings.parse(f"{ruling.id}={choice}" for ruling, choice in zip(selectable, choices,
+                                                                                       strict=True)))
 
 
 def card_file_texts(modelled: bool = False) -> st.SearchStrategy[str]:

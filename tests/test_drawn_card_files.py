@@ -35,7 +35,7 @@ from admission import (
     round_starts,
     simulated_states,
 )
-from card_files import SHIPPED_DATA, card_file_data, differences, to_toml
+from card_files import SHIPPED_DATA, card_file_data, differences, rulings, to_toml
 from cli_run import run_cli
 from doubtspec.agents.base import Matchup
 from doubtspec.agents.simulate import iter_game
@@ -48,6 +48,7 @@ from doubtspec.model.actions import PlayStandard, RemoveFromMarket
 from doubtspec.model.cards import CardSet, TokenKind, load_cards, parse_cards
 from doubtspec.model.engine import apply, legal_actions
 from doubtspec.model.game import Game
+from doubtspec.model.rulings import Rulings
 from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Phase
 from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstraction
 from doubtspec.solver.abstraction.company_schedules import ScheduleProver
@@ -101,23 +102,24 @@ def test_drawn_card_files_load(data: dict[str, object]) -> None:
     parse_cards(to_toml(data), "drawn.toml")
 
 
-def _catalog_holds(data: dict[str, Any], seed: int, examples: int) -> None:
-    result = run_fuzz(FuzzOptions(Game(_loaded(data)), examples=examples, database=None, seed=seed))
+def _catalog_holds(data: dict[str, Any], chosen: Rulings, seed: int, examples: int) -> None:
+    result = run_fuzz(FuzzOptions(Game(_loaded(data), chosen), examples=examples, database=None, seed=seed))
     assert not result.violations, ([f"{v.invariant.id}: {v.message}" for v in result.violations],
-                                   differences(data))
+                                   str(chosen), differences(data))
 
 
 @settings(DRAWN, max_examples=5)
-@given(data=card_file_data(), seed=st.integers(0, 2**16))
-def test_the_catalog_holds_on_drawn_card_files(data: dict[str, Any], seed: int) -> None:
-    _catalog_holds(data, seed, 25)
+@given(data=card_file_data(), chosen=rulings(), seed=st.integers(0, 2**16))
+def test_the_catalog_holds_on_drawn_card_files(data: dict[str, Any], chosen: Rulings, seed: int) -> None:
+    """The whole catalog on a drawn file, under a drawn choice of every selectable ruling."""
+    _catalog_holds(data, chosen, seed, 25)
 
 
 @pytest.mark.slow
 @settings(DRAWN, max_examples=60)
-@given(data=card_file_data(), seed=st.integers(0, 2**16))
-def test_the_catalog_holds_on_many_drawn_card_files(data: dict[str, Any], seed: int) -> None:
-    _catalog_holds(data, seed, 120)
+@given(data=card_file_data(), chosen=rulings(), seed=st.integers(0, 2**16))
+def test_the_catalog_holds_on_many_drawn_card_files(data: dict[str, Any], chosen: Rulings, seed: int) -> None:
+    _catalog_holds(data, chosen, seed, 120)
 
 
 def test_a_draw_before_the_cards_own_profit_is_no_reshuffle_sequence() -> None:
