@@ -22,8 +22,9 @@ from pathlib import Path
 
 import pytest
 import z3
-from tests.test_solver_abstraction_company import ADMISSIONS, _rounds
+from tests.test_solver_abstraction_company import ADMISSIONS
 
+from admission import company_rounds
 from doubtspec.agents.base import Matchup
 from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
@@ -74,7 +75,7 @@ def test_engine_rounds_are_admitted_with_the_looping_plays_bounded(matchup: Matc
     bounds = LoopBounds(LOOP_BOUND, tuple(k.name for k in looping_classes(admission.model.layout)))
     checked = 0
     for seed in (1, 2):
-        for before, after in _rounds(admission.model.layout.game, seed, matchup, 12):
+        for before, after in company_rounds(admission.model.layout.game, seed, matchup, 12):
             outcome = after.outcome
             if outcome is not None and outcome.reason not in (OutcomeReason.STAR_VICTORY,
                                                               OutcomeReason.PROFIT_VICTORY):
