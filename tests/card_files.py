@@ -135,16 +135,20 @@ def _chart(draw: st.DrawFn, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 @st.composite
-def card_file_data(draw: st.DrawFn, modelled: bool = False) -> dict[str, Any]:
-    """The shipped set's data with its numbers drawn anew (every card drawn again with probability about a half).
+def card_file_data(draw: st.DrawFn, modelled: bool = False, base: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The shipped set's data (or `base`'s) with its numbers drawn anew (every card drawn again with probability
+    about a half; the victory thresholds around the base's own: from a quarter of them to a little above).
 
     `modelled`: only files the solver models (`solver/unrolling/transition.py`'s `UnsupportedCards`): no draw
     added to a Reserve side, and exactly as many Doubt tokens as the display has free spaces at Set-Up.
     """
-    data = copy.deepcopy(SHIPPED_DATA)
+    data = copy.deepcopy(SHIPPED_DATA if base is None else base)
     rules = data["rules"]
-    rules.update(company_hand_size=draw(st.integers(3, 7)), star_threshold=draw(st.integers(4, 16)),
-                 stars_to_win=draw(st.integers(1, 4)), profit_to_win=draw(st.integers(15, 90)),
+    threshold, profit, stars = rules["star_threshold"], rules["profit_to_win"], rules["stars_to_win"]
+    rules.update(company_hand_size=draw(st.integers(3, 7)),
+                 star_threshold=draw(st.integers(max(2, threshold // 3), threshold + 4)),
+                 stars_to_win=draw(st.integers(1, stars + 1)),
+                 profit_to_win=draw(st.integers(max(2, profit // 4), profit * 5 // 4 + 2)),
                  movement_hand_limit=draw(st.integers(2, 4)), tableau_limit=draw(st.integers(4, 9)),
                  movement_starting_influence=draw(st.integers(1, 4)), goal_points_to_win=draw(st.integers(4, 14)),
                  stacks_dealt=draw(st.integers(1, rules["stacks_dealt"])))
@@ -158,7 +162,7 @@ def card_file_data(draw: st.DrawFn, modelled: bool = False) -> dict[str, Any]:
     spaces, placed = sum(map(len, display["doubt_values"].values())), sum(display["setup_doubt"].values())
     supply["doubt"] = spaces if modelled else draw(st.integers(placed, spaces + 2))
     supply["profit"] = draw(st.integers(rules["profit_to_win"], 150))
-    supply["stars"] = draw(st.integers(rules["stars_to_win"], 4))
+    supply["stars"] = draw(st.integers(rules["stars_to_win"], max(4, rules["stars_to_win"])))
     redrawn = draw(st.floats(0.2, 0.8))
     company = data["company"]
     company["cards"] = [_company_card(draw, card, modelled) if draw(st.floats(0, 1)) < redrawn else card
@@ -169,7 +173,7 @@ def card_file_data(draw: st.DrawFn, modelled: bool = False) -> dict[str, Any]:
     for goal in data["goals"]:
         if draw(st.floats(0, 1)) < redrawn:
             goal.update(cost=draw(st.integers(1, 8)), points=draw(st.integers(1, 5)))
-    data["meta"]["name"] = "A drawn variant of the shipped set"
+    data["meta"]["name"] = f"A drawn variant of {data['meta']['name']}"
     return data
 
 

@@ -17,6 +17,7 @@ import importlib.util
 import itertools
 import json
 import tempfile
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -50,10 +51,12 @@ from doubtspec.model.engine import apply, legal_actions
 from doubtspec.model.game import Game
 from doubtspec.model.rulings import Rulings
 from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Phase
+from doubtspec.solver import exhaustive
 from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstraction
 from doubtspec.solver.abstraction.company_schedules import ScheduleProver
-from doubtspec.solver.queries import QueryKind, solve
-from doubtspec.solver.verdict import Budget
+from doubtspec.solver.queries import TARGETS, Opponent, Query, QueryKind, abstraction_for, solve
+from doubtspec.solver.unrolling.bmc import Caps
+from doubtspec.solver.verdict import Budget, TurnVerdict
 
 AGENTS = ("random", "careful", "greedy")
 DRAWN = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
@@ -363,3 +366,58 @@ def test_every_command_runs_on_a_drawn_card_file(data: dict[str, Any]) -> None:
 
             pyspiel.random_sim_test(pyspiel.load_game(f"{GAME_NAME}(cards={path})"), num_sims=2, serialize=True,
                                     verbose=False)
+
+
+TINY3 = tomllib.loads((Path(__file__).parent / "data" / "tiny3.toml").read_text())
+SEARCH_CAPS = Caps(plays=3, buys=2)
+"""The exhaustive search's caps (as in `test_solver_agreement`): what it finds within them is a game."""
+
+
+@st.composite
+def _drawn_tiny_files(draw: st.DrawFn) -> dict[str, Any]:
+    """tiny3's data drawn anew (three-card hands kept, so the exhaustive search stays small)."""
+    data: dict[str, Any] = draw(card_file_data(modelled=True, base=TINY3))
+    data["rules"]["company_hand_size"] = 3
+    return data
+
+
+def _agrees_with_the_search(data: dict[str, Any], bound: int, timeout: float, search_s: float) -> int:
+    """Every Company ending the exhaustive search reaches by `bound` (a passive Movement, `SEARCH_CAPS`) is never
+    proved impossible by its turn, by the abstraction or by a whole answer; returns how many endings it reached
+    (a search cut short by `search_s` has still found real games)."""
+    game = Game(_loaded(data))
+    results, _ = exhaustive.earliest_outcomes(game, bound, SEARCH_CAPS, timeout_s=search_s)
+    reached = 0
+    for kind in (QueryKind.STARS, QueryKind.PROFIT, QueryKind.DEFEAT):
+        found = [results[r.value].found for r in TARGETS[kind][1] if r.value in results]
+        turn = min((f for f in found if f is not None), default=None)
+        if turn is None:
+            continue
+        reached += 1
+        prover = abstraction_for(game, Query(kind, bound))
+        if prover is not None:
+            for proof in prover.decide(bound, Budget.of(timeout)):
+                assert not (proof.turn >= turn and proof.verdict is TurnVerdict.IMPOSSIBLE), (
+                    f"{kind.value}: the search reaches it at turn {turn}, the abstraction proves turn {proof.turn} "
+                    "impossible", differences(data))
+        answer = solve(game, kind, bound, Opponent.PASSIVE, timeout_s=timeout)
+        assert answer.status != "no" and answer.proved_none_by < turn, (
+            f"{kind.value}: the search reaches it at turn {turn}, the answer is {answer.status} with turns up to "
+            f"{answer.proved_none_by} proved impossible", differences(data))
+    return reached
+
+
+@settings(DRAWN, max_examples=1)
+@given(data=_drawn_tiny_files())
+def test_no_proof_contradicts_the_exhaustive_search_on_drawn_tiny_files(data: dict[str, Any]) -> None:
+    """The exhaustive search is the ground truth within its caps: on tiny files with drawn numbers (victories from
+    two Profit or a threshold of two), what it reaches at turn 1 is never proved impossible."""
+    _agrees_with_the_search(data, 1, 10.0, 10.0)
+
+
+@pytest.mark.slow
+@settings(DRAWN, max_examples=10)
+@given(data=_drawn_tiny_files())
+def test_no_proof_contradicts_the_exhaustive_search_to_turn_2_on_drawn_tiny_files(data: dict[str, Any]) -> None:
+    """The same to turn 2 (a Reshuffle can come by then), the search given a minute and a half."""
+    _agrees_with_the_search(data, 2, 30.0, 90.0)
