@@ -92,13 +92,10 @@ def _reshuffled(state: GameState) -> GameState:
 
 
 def _reshuffle_lobbying(state: GameState) -> int:
-    """The most Profit the reshuffle effects of the Reserve's unbanned cards can spend on Lobbying."""
-    spent = 0
-    for card in state.c_reserve:
-        data = state.game.company_card(card)
-        if data.reserve is not None and data.kind not in state.banned:
-            spent += sum(e.count for e in data.reserve.on_reshuffle if isinstance(e, Lobby))
-    return spent
+    """The most Profit the reshuffle effects of the Reserve's cards can spend on Lobbying (banned ones counted too:
+    an upper bound under either reading of ruling banned-reserve)."""
+    return sum(e.count for card in state.c_reserve if (side := state.game.company_card(card).reserve) is not None
+               for e in side.on_reshuffle if isinstance(e, Lobby))
 
 
 def _profit_offers(state: GameState) -> str | None:
@@ -107,7 +104,7 @@ def _profit_offers(state: GameState) -> str | None:
     Generated games seldom last until 70 Profit; playing the same Reshuffle with the Profit set to the
     target (first chance outcome and first choice each time) checks the victory on every Reshuffle. Before
     a Draw Phase that does not reshuffle (once a turn, after the first buy), the same Profit must not win:
-    the 70 count only at the end of a Reshuffle (Company Rules), so the Movement's turn follows.
+    the Profit to win counts only at the end of a Reshuffle (Company Rules), so the Movement's turn follows.
     """
     if state.outcome is not None or state.pending or state.phase is not Phase.COMPANY_BUY or not state.buys:
         return None
