@@ -16,6 +16,7 @@ import json
 import tomllib
 from typing import Any
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from doubtspec.model.cards import CardSet, default_cards_path, parse_cards
@@ -25,6 +26,10 @@ SHIPPED_DATA: dict[str, Any] = tomllib.loads(default_cards_path().read_text())
 ZONES = ("children", "adults", "middle_age", "elderly")
 TRIGGERS = (None, "print", "television")
 ICONS = ("victims", "doubt", "profit", "text")
+DRAWN = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                                   HealthCheck.nested_given])
+"""Settings for tests over drawn files: slow examples by nature, and a fuzz run inside a test is a whole run of its
+own."""
 COUNTED_OPS = {"victims": "count", "doubt": "count", "profit": "count", "draw": "count", "lobby": "count",
                "remove_market": "count", "discount": "amount"}
 """Company effects by the key that holds their size (each at least 1)."""
@@ -208,3 +213,8 @@ def card_file_texts(modelled: bool = False) -> st.SearchStrategy[str]:
 def card_sets(modelled: bool = False) -> st.SearchStrategy[CardSet]:
     """Drawn card files, loaded."""
     return card_file_texts(modelled).map(lambda text: parse_cards(text, "drawn.toml"))
+
+
+def loaded(data: dict[str, Any]) -> CardSet:
+    """The card set of drawn data, through the loader as a designer's file goes."""
+    return parse_cards(to_toml(data), "drawn.toml")
