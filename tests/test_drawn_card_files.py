@@ -9,6 +9,7 @@ file says so. Every command runs on any drawn file. The solver's side is `test_s
 from __future__ import annotations
 
 import importlib.util
+import json
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -89,6 +90,12 @@ def test_every_command_runs_on_a_drawn_card_file(data: dict[str, Any]) -> None:
         for args, answers in _commands(folder, str(path)):
             code, out, err = run_cli(*args)
             assert code in answers, (args, code, (out + err)[-2000:], differences(data))
+            if args[0] == "simulate":
+                assert json.loads(out)["games"] == 4
+            if args[0] == "solve":  # exit 3 exactly when unknown; a "yes" to the stars question writes its witness
+                answer = json.loads(out)["answer"]
+                assert answer in ("yes", "no", "unknown") and (code == 3) == (answer == "unknown"), (args, answer)
+                assert args[1] != "stars" or (answer == "yes") == (folder / "witness.trace").exists()
         assert (folder / "game.html").stat().st_size > 0
         if importlib.util.find_spec("pyspiel") is not None:  # the spiel extra: OpenSpiel's own conformance check
             import pyspiel

@@ -231,24 +231,25 @@ def can_play(state: GameState) -> bool:
     return False
 
 
+def buy_price(state: GameState, card: int, from_trash: bool = False) -> int:
+    """What buying `card` costs now: its Budget, one more from the trash pile, less the discount (Buying Cards)."""
+    return max(0, state.game.company_card(card).budget + (1 if from_trash else 0) - state.discount)
+
+
 def buy_costs(state: GameState) -> list[tuple[BuySource, int, int]]:
     """(source, index, cost) of every card the Company may buy, from the rulebook and the rulings."""
     rulings = state.rulings
     cards = state.cards
     offers: list[tuple[BuySource, int, int]] = []
-
-    def cost(card: int, extra: int) -> int:
-        return max(0, state.game.company_card(card).budget + extra - state.discount)
-
     for i, pile in enumerate(state.piles):
         if pile and (cards.piles[i].kind != "restriction" or rulings.get("restriction-pile-buy") == "buyable"):
-            offers.append((BuySource.PILE, i, cost(pile[-1], 0)))
+            offers.append((BuySource.PILE, i, buy_price(state, pile[-1])))
     for i, stack in enumerate(state.stacks):
         if stack:
-            offers.append((BuySource.STACK, i, cost(stack[-1], 0)))
+            offers.append((BuySource.STACK, i, buy_price(state, stack[-1])))
     if state.trash:
         positions = range(len(state.trash)) if rulings.get("trash-buy") == "any" else (len(state.trash) - 1,)
-        offers.extend((BuySource.TRASH, p, cost(state.trash[p], 1)) for p in positions)
+        offers.extend((BuySource.TRASH, p, buy_price(state, state.trash[p], from_trash=True)) for p in positions)
     return offers
 
 

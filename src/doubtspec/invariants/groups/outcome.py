@@ -6,6 +6,8 @@ import functools
 
 from doubtspec.invariants.derived import (
     at_rest,
+    budget_of,
+    buy_price,
     can_buy,
     can_play,
     goal_points,
@@ -248,10 +250,9 @@ def _trash_defeat_offers(state: GameState) -> str | None:
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays != 1:
         return None
-    game = state.game
-    total = sum(game.budget[c] for c in state.c_hand)
+    total = budget_of(state, state.c_hand)
     market = [c for place in (*state.piles, *state.stacks) for c in place]
-    affordable = [c for c in market if game.budget[c] + 1 - state.discount <= total]
+    affordable = [c for c in market if buy_price(state, c, from_trash=True) <= total]
     if not affordable:
         return None
     card = affordable[state.round % len(affordable)]

@@ -794,10 +794,11 @@ def _remove_market(before: GameState, action: Action, after: GameState) -> str |
                 f"card {card} goes to the discard pile, the deck is untouched")
     returned = in_supply(after, TokenKind.PROFIT) - in_supply(before, TokenKind.PROFIT)
     scored = after.profit - before.profit  # by the play's own Profit effects that resolve after the removal
-    if returned != lobbied - scored or not 0 <= scored <= _profit_to_come(before):
+    to_come = _profit_to_come(before)
+    if returned != lobbied - scored or not 0 <= scored <= to_come:
         return (f"{action} returned {returned} Profit to the supply and left the Company {after.profit} Profit (was "
                 f"{before.profit}); the card's {lobbied} go to the supply, none to the Company (the rest of the play "
-                f"scores at most {_profit_to_come(before)})")
+                f"scores at most {to_come})")
     return None
 
 
