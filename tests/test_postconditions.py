@@ -37,7 +37,9 @@ RULE_MUTANTS = ("trash-at-face-value", "reshuffle-at-five", "reserve-trashed-lef
                 "action-icons-face-down", "hand-goals-do-not-stack", "company-moves-first", "draw-reshuffles-early",
                 "pass-counts-face-down", "victims-all-or-nothing", "discount-leftover-kept", "lobby-forced",
                 "loopholes-wakes-banned-reserve", "profit-victory-every-turn", "refresh-spares-paid-cards",
-                "trash-not-counted-for-defeat")
+                "trash-not-counted-for-defeat", "goals-set-aside-dealt-first", "declined-agitation-banked",
+                "pass-only-when-stuck", "refresh-bonus-cascades", "reshuffle-effects-keep-card",
+                "chart-counts-reserve-profit", "loopholes-play-wakes-nothing", "turn-opens-in-buy")
 WHAT_IFS = ("lobby.offers", "hand.marginalization-offers", "outcome.defeat-offers", "ban.trigger-offers",
             "ban.reshuffle-offers", "ban.silent-reshuffle-offers", "tableau.full-offers")
 CHECKED = tuple(inv for inv in CATALOG if inv.id.split(".")[0] in ("rule", "scoring") or inv.id in WHAT_IFS

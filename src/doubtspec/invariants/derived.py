@@ -210,6 +210,31 @@ def loopholes(state: GameState) -> bool:
     return False
 
 
+def loopholes_added(state: GameState, keep: tuple[int, ...]) -> GameState | None:
+    """`state` with a Loopholes card whose kind is not banned at the Reserve's left end, taken from wherever it is
+    (out of the game included); None if there is none apart from `keep`, or one is in the Reserve already."""
+    if any(c in state.c_reserve for c in loopholes_cards(state)):
+        return None
+    found = next((c for c in loopholes_cards(state) if c not in keep and card_kind(state, c) not in state.banned),
+                 None)
+    if found is None:
+        return None
+
+    def rest(cards: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(c for c in cards if c != found)
+
+    return replace(state, c_deck=rest(state.c_deck), c_discard=rest(state.c_discard), c_hand=rest(state.c_hand),
+                   c_reserve=(found, *state.c_reserve), trash=rest(state.trash), c_removed=rest(state.c_removed),
+                   piles=tuple(rest(pile) for pile in state.piles), stacks=tuple(rest(st) for st in state.stacks))
+
+
+@from_card_data
+def loopholes_cards(state: GameState) -> tuple[int, ...]:
+    """The Company cards whose Reserve side is Loopholes, from the card data."""
+    return tuple(sorted(n for n, c in state.cards.company.items()
+                        if c is not None and c.reserve is not None and c.reserve.loopholes))
+
+
 def budget_of(state: GameState, cards: Iterable[int]) -> int:
     budget = state.game.budget
     return sum(budget[c] for c in cards)

@@ -187,7 +187,8 @@ applies to (`StateInvariant.applies`), so that every example that reaches such a
 ON_THEIR_STATES: frozenset[str] = frozenset({
     "rule.lobbied-goal-offers", "rule.pacing-offers", "rule.payment-offers", "rule.agitation-offers",
     "rule.goal-structure-offers", "rule.remove-market-offers", "reject.wrong-phase", "reject.unpaid-play",
-    "rule.action-icons-offers", "rule.pass-offers", "rule.short-supply-offers",
+    "rule.action-icons-offers", "rule.pass-offers", "rule.short-supply-offers", "rule.skip-offers",
+    "rule.refresh-bonus-offers",
 })
 """The `SAMPLED` what-ifs that apply to a few states of a turn (a Movement turn, the Company's first play or buy, an
 Agitation or a Market removal pending): like the `COSTLY` ones their chances are the states they apply to, and they

@@ -31,6 +31,7 @@ from doubtspec.model.actions import (
     EndPlay,
     MovementBuy,
     OrganizePlay,
+    Pass,
     PlayReserve,
     PlayStandard,
     Skip,
@@ -38,6 +39,7 @@ from doubtspec.model.actions import (
 from doubtspec.model.cards import (
     AddRestriction,
     AddVictims,
+    BonusKind,
     CompanyEffect,
     Counts,
     DrawCards,
@@ -45,6 +47,7 @@ from doubtspec.model.cards import (
     Lobby,
     MarketAction,
     NamedEffect,
+    ScoreProfit,
     TokenKind,
     Trigger,
     Zone,
@@ -52,9 +55,11 @@ from doubtspec.model.cards import (
 from doubtspec.model.game import Game
 from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, Outcome, OutcomeReason, Phase, Side
 from doubtspec.model.steps import (
+    Activate,
     Agitation,
     CheckProfitVictory,
     CompanyDraw,
+    DealGoal,
     DrawToHandSize,
     Effect,
     EndCompanyTurn,
@@ -62,6 +67,7 @@ from doubtspec.model.steps import (
     Messaging,
     Organize,
     ResolveEffect,
+    ResolveReserveCard,
     StartCompanyTurn,
     StartMovementTurn,
     Step,
@@ -1032,6 +1038,146 @@ def _refresh_spares_paid_cards() -> tuple[Patch, ...]:
     return ((movement, "buy_card", buy_card),)
 
 
+def _goals_set_aside_dealt_first() -> tuple[Patch, ...]:
+    original = legal.chance_values
+
+    def chance_values(state: GameState, step: Step) -> tuple[int, ...]:
+        # G7-G9 are laid on top of their half instead of shuffled into it, so they fill the first places.
+        values = original(state, step)
+        if isinstance(step, DealGoal) and step.slot < movement.UPPER_STACK_PLACES:
+            return tuple(g for g in values if g >= 7) or values
+        return values
+
+    return ((legal, "chance_values", chance_values), (engine, "chance_values", chance_values))
+
+
+def _declined_agitation_banked() -> tuple[Patch, ...]:
+    original = engine._apply_to_step
+
+    def apply_to_step(w: Work, action: Action) -> None:
+        # Declining an Agitation keeps its icon Agitation as tokens for a later one.
+        step = w.pending[0] if w.pending else None
+        original(w, action)
+        if isinstance(step, Agitation) and isinstance(action, Skip):
+            movement.gain(w, agitation=step.icons)
+
+    return ((engine, "_apply_to_step", apply_to_step),)
+
+
+def _pass_only_when_stuck() -> tuple[Patch, ...]:
+    original = legal.movement_turn
+
+    def movement_turn(state: GameState) -> list[Action]:
+        # Pass is read as the way out when the Movement can neither play nor buy.
+        actions = original(state)
+        others: list[Action] = [a for a in actions if not isinstance(a, Pass)]
+        return others or actions
+
+    return ((legal, "movement_turn", movement_turn),)
+
+
+def _refresh_bonus_cascades() -> tuple[Patch, ...]:
+    def place_in_tableau(w: Work, card: int, right: bool, remove: int | None) -> None:
+        if remove is not None:
+            removed, _ = w.tableau[remove]
+            w.tableau = w.tableau[:remove] + w.tableau[remove + 1:]
+            w.m_discard = sorted_with(w.m_discard, removed)
+        new = w.game.movement_card(card)
+        neighbour = next((c for c, up in (reversed(w.tableau) if right else w.tableau) if up), None)
+        w.tableau = (*w.tableau, (card, True)) if right else ((card, True), *w.tableau)
+        if neighbour is None:
+            return
+        other = w.game.movement_card(neighbour)
+        bonuses = movement.aligned(new.left, other.right) if right else movement.aligned(new.right, other.left)
+        for kind in bonuses:
+            if kind is not BonusKind.REFRESH:
+                movement.gain(w, **{kind.value: 1})
+        refreshes = bonuses.count(BonusKind.REFRESH)
+        movement.refresh(w, refreshes)
+        # A Refresh Bonus only cannot trigger another Refresh: the card it turns up nearer the new card is now the
+        # adjacent one, and its other aligned Bonuses are received too.
+        rest = w.tableau[:-1] if right else w.tableau[1:]
+        nearest = next((c for c, up in (reversed(rest) if right else rest) if up), None)
+        if refreshes and nearest is not None and nearest != neighbour:
+            turned = w.game.movement_card(nearest)
+            for kind in movement.aligned(new.left, turned.right) if right else movement.aligned(new.right, turned.left):
+                if kind is not BonusKind.REFRESH:
+                    movement.gain(w, **{kind.value: 1})
+
+    return ((movement, "place_in_tableau", place_in_tableau),)
+
+
+def _reshuffle_effects_keep_card() -> tuple[Patch, ...]:
+    def resolve_reserve_card(w: Work, index: int) -> None:
+        if index < 0:
+            return
+        card = w.c_reserve[index]
+        side = w.game.company_card(card).reserve
+        banned = company.is_banned(w.game, w.banned, card)
+        steps: list[Step] = [Effect(e) for e in side.on_reshuffle] if side is not None and not banned else []
+        # The cards with reshuffle effects are read as the exceptions that stay in the Reserve.
+        stays = side is not None and (side.stays or bool(side.on_reshuffle))
+        if not stays or (banned and not w.game.banned_stay):
+            w.c_reserve = w.c_reserve[:index] + w.c_reserve[index + 1:]
+            w.trash = (*w.trash, card)
+        steps.append(ResolveReserveCard(index - 1))
+        w.push(*steps)
+
+    return ((company, "resolve_reserve_card", resolve_reserve_card),)
+
+
+def _chart_counts_reserve_profit() -> tuple[Patch, ...]:
+    original = company.score_and_seed
+
+    def score_and_seed(w: Work) -> None:
+        # The chart's row and the star count the Profit the Reserve will score in step C as well.
+        game, before = w.game, w.profit
+        extra = sum(e.count for card in w.c_reserve if not company.is_banned(game, w.banned, card)
+                    and (side := game.company_card(card).reserve) is not None
+                    for e in side.on_reshuffle if isinstance(e, ScoreProfit))
+        original(w)
+        if not extra or w.outcome is not None:
+            return
+        scored = w.profit - before
+        display, rules = game.cards.display, game.cards.rules
+        natural, counted = display.seed_for(scored), display.seed_for(scored + extra)
+        victims = list(w.victims)
+        for zone, (had, more) in enumerate(zip(natural, counted, strict=True)):
+            if more > had:
+                victims[zone] += w.take(TokenKind.VICTIMS, more - had)
+        w.victims = tuple(victims)
+        if scored < rules.star_threshold <= scored + extra and w.take(TokenKind.STARS, 1):
+            w.stars += 1
+
+    return ((company, "score_and_seed", score_and_seed),)
+
+
+def _loopholes_play_wakes_nothing() -> tuple[Patch, ...]:
+    original = company.play_standard
+
+    def play_standard(w: Work, card: int, pay: tuple[int, ...]) -> None:
+        # A banned card played through Loopholes does its standard side only: it activates no Reserve card.
+        original(w, card, pay)
+        if company.is_banned(w.game, w.banned, card):
+            w.pending = tuple(step for step in w.pending if not isinstance(step, Activate))
+
+    return ((company, "play_standard", play_standard),)
+
+
+def _turn_opens_in_buy() -> tuple[Patch, ...]:
+    original = engine._run_auto
+
+    def run_auto(w: Work, step: object) -> None:
+        original(w, step)
+        # A Company that cannot play goes on to its Buy Phase, and loses only if it cannot buy either.
+        if (isinstance(step, StartCompanyTurn) and w.outcome is not None
+                and w.outcome.reason is OutcomeReason.ECONOMIC_DEFEAT and legal.can_buy_any(w.freeze())):
+            w.outcome = None
+            w.phase = Phase.COMPANY_BUY
+
+    return ((engine, "_run_auto", run_auto),)
+
+
 def _trash_not_counted_for_defeat() -> tuple[Patch, ...]:
     def can_buy_any(state: GameState) -> bool:
         # Only the piles and stacks count when the Play Phase ends: a trash card is no way out of Economic Defeat.
@@ -1444,5 +1590,22 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            "flipped to pay for it.", ("rule.refresh-offers", "rule.movement-buy"), _refresh_spares_paid_cards),
     Mutant("trash-not-counted-for-defeat", "Ending the Play Phase is Economic Defeat when only a trash card could be "
            "bought.", ("outcome.trash-defeat-offers", "outcome.economic-defeat"), _trash_not_counted_for_defeat),
+    Mutant("goals-set-aside-dealt-first", "G7-G9 lie on top of their half of the Goals, so they fill the first places "
+           "of the structure.", ("rule.chance-offers",), _goals_set_aside_dealt_first),
+    Mutant("declined-agitation-banked", "Declining an Agitation keeps its icon Agitation as tokens.",
+           ("rule.skip-offers", "rule.skip"), _declined_agitation_banked),
+    Mutant("pass-only-when-stuck", "Pass is offered only when the Movement can neither play nor buy.",
+           ("rule.pass-offers",), _pass_only_when_stuck),
+    Mutant("refresh-bonus-cascades", "The card a Refresh Bonus turns up between the new card and its neighbour pays "
+           "its own aligned Bonuses.", ("rule.refresh-bonus-offers", "rule.movement-play"), _refresh_bonus_cascades),
+    Mutant("reshuffle-effects-keep-card", "A Reserve card with reshuffle effects stays in the Reserve at a Reshuffle.",
+           ("rule.reserve-resolve-offers",), _reshuffle_effects_keep_card),
+    Mutant("chart-counts-reserve-profit", "The chart's row and the star count the Profit the Reserve scores in step C "
+           "too.", ("rule.reserve-resolve-offers",), _chart_counts_reserve_profit),
+    Mutant("loopholes-play-wakes-nothing", "A banned card played through Loopholes activates no Reserve card.",
+           ("rule.trigger-offers", "rule.company-play"), _loopholes_play_wakes_nothing),
+    Mutant("turn-opens-in-buy", "A Company that cannot play starts its turn in the Buy Phase and loses only if it "
+           "cannot buy either.", ("outcome.defeat-offers", "outcome.economic-defeat", "rule.company-turn-start"),
+           _turn_opens_in_buy),
 )}
 """Every mutant by name."""

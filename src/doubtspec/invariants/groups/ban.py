@@ -10,6 +10,7 @@ from doubtspec.invariants.derived import (
     card_kind,
     from_card_data,
     loopholes,
+    loopholes_added,
     replace,
     reshuffle_probes,
     trigger_pairs,
@@ -152,7 +153,7 @@ def _trigger_offers(state: GameState) -> str | None:
                 return f"with card {reserve_card} in the Reserve and {kind} banned: {message}"
             # The same with a Loopholes card (not banned) at the Reserve's left end: it lets banned cards in
             # the hand be played, but a banned card in the Reserve still does not trigger.
-            with_loopholes = _loopholes_added(probe, (card, reserve_card))
+            with_loopholes = loopholes_added(probe, (card, reserve_card))
             again = [a for a in engine.legal_actions(with_loopholes) if isinstance(a, PlayStandard)
                      and a.card == card] if with_loopholes is not None else []
             if with_loopholes is not None and again:
@@ -166,31 +167,6 @@ def _trigger_offers(state: GameState) -> str | None:
         if tried >= 2:
             break
     return None
-
-
-def _loopholes_added(state: GameState, keep: tuple[int, ...]) -> GameState | None:
-    """`state` with a Loopholes card whose kind is not banned at the Reserve's left end, taken from wherever it is
-    (out of the game included); None if there is none apart from `keep`, or one is in the Reserve already."""
-    if any(c in state.c_reserve for c in _loopholes_cards(state)):
-        return None
-    found = next((c for c in _loopholes_cards(state) if c not in keep and card_kind(state, c) not in state.banned),
-                 None)
-    if found is None:
-        return None
-
-    def rest(cards: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(c for c in cards if c != found)
-
-    return replace(state, c_deck=rest(state.c_deck), c_discard=rest(state.c_discard), c_hand=rest(state.c_hand),
-                   c_reserve=(found, *state.c_reserve), trash=rest(state.trash), c_removed=rest(state.c_removed),
-                   piles=tuple(rest(pile) for pile in state.piles), stacks=tuple(rest(st) for st in state.stacks))
-
-
-@from_card_data
-def _loopholes_cards(state: GameState) -> tuple[int, ...]:
-    """The Company cards whose Reserve side is Loopholes, from the card data."""
-    return tuple(sorted(n for n, c in state.cards.company.items()
-                        if c is not None and c.reserve is not None and c.reserve.loopholes))
 
 
 def _moved(state: GameState, card: int, reserve_card: int) -> GameState | None:

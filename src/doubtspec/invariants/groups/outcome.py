@@ -80,6 +80,10 @@ def _economic_defeat(state: GameState) -> str | None:
         return f"Economic Defeat after {state.plays} plays and {state.buys} buys"
     if not state.pending and state.phase is Phase.COMPANY_PLAY and state.plays == 0 and not can_play(state):
         return "the Company cannot play any card, yet the game goes on"
+    if not state.pending and state.phase is Phase.COMPANY_BUY and state.plays == 0:
+        # Company Rules (Economic Defeat): a play and a buy each turn; a Company that cannot play loses at once,
+        # whatever it could buy
+        return "the Company reached its Buy Phase without playing a card"
     if not state.pending and state.phase is Phase.COMPANY_BUY and state.buys == 0 and not can_buy(state):
         return "the Company cannot buy any card, yet the game goes on"
     return None

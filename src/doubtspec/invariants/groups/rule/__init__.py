@@ -13,13 +13,15 @@ Defeat), a Draw Phase with too few cards runs the Reshuffle Sequence up to the f
 Where an effect that needs a choice interrupts a step, the check states only what is already
 decided.
 
-The checks live in one module per part of the rules: `setup`, `company` (plays, buys, Unlobby),
-`reshuffle` (the Draw Phase and the Reshuffle Sequence) and `movement`; `frame` holds what they share.
+The checks live in one module per part of the rules: `setup`, `chance` (what every deal and draw may turn up),
+`company` (plays, buys, Unlobby), `reshuffle` (the Draw Phase and the Reshuffle Sequence), `movement`, `bonus`
+(a Refresh Bonus between two cards) and `declining` (what declining a Movement choice leaves alone); `frame`
+holds what they share.
 """
 
 from __future__ import annotations
 
-from doubtspec.invariants.groups.rule import company, movement, reshuffle, setup
+from doubtspec.invariants.groups.rule import bonus, chance, company, declining, movement, reshuffle, setup
 from doubtspec.invariants.groups.rule.company import buy_price
 from doubtspec.invariants.groups.rule.movement import influence_payment_check, messaging_check, movement_play_check
 from doubtspec.invariants.groups.rule.reshuffle import reshuffled_check
@@ -28,6 +30,7 @@ from doubtspec.invariants.shapes import Invariant
 __all__ = ["INVARIANTS", "buy_price", "influence_payment_check", "messaging_check", "movement_play_check",
            "reshuffled_check"]
 
-INVARIANTS: tuple[Invariant, ...] = (*setup.INVARIANTS, *company.INVARIANTS, *reshuffle.INVARIANTS,
-                                     *movement.INVARIANTS)
+INVARIANTS: tuple[Invariant, ...] = (*setup.INVARIANTS, *chance.INVARIANTS, *company.INVARIANTS,
+                                     *reshuffle.INVARIANTS, *movement.INVARIANTS, *bonus.INVARIANTS,
+                                     *declining.INVARIANTS)
 """The `rule.*` invariants, in the order they are checked and listed."""

@@ -12,8 +12,10 @@ from doubtspec.invariants.derived import (
     at_rest,
     budget_of,
     buy_costs,
+    card_kind,
     from_card_data,
     legal,
+    loopholes_added,
     memo,
     replace,
     trigger_pairs,
@@ -46,7 +48,7 @@ from doubtspec.model.cards import (
     ScoreProfit,
     TokenKind,
 )
-from doubtspec.model.state import NO_CARD, TOKEN_INDEX, Actor, GameState, Phase, Side
+from doubtspec.model.state import NO_CARD, TOKEN_INDEX, Actor, GameState, OutcomeReason, Phase, Side
 from doubtspec.model.steps import Activate, CompanyDraw, Effect, FinishPlay, ResolveEffect
 from doubtspec.rulebook import Section
 
@@ -191,7 +193,7 @@ def _trigger_offers(state: GameState) -> str | None:
     A Reserve card activates when a standard play shares its Reserve side's trigger and icon (Reserve Effects);
     generated games seldom hold the matching pair at once. Four pairs a turn (in turn with the round), with no
     ban, are played with the first payment offered and checked by `rule.company-play`, whose amounts include
-    the Reserve card's effects.
+    the Reserve card's effects; then again with the played card banned and Loopholes in the Reserve.
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
         return None
@@ -208,7 +210,31 @@ def _trigger_offers(state: GameState) -> str | None:
         message = _company_play(probe, play, engine.apply(probe, play))
         if message is not None:
             return f"with card {reserve_card} at the Reserve's right end: {message}"
+        message = _loopholes_trigger(probe, card, reserve_card)
+        if message is not None:
+            return message
     return None
+
+
+def _loopholes_trigger(probe: GameState, card: int, reserve_card: int) -> str | None:
+    """The same play with the played card's kind banned and a Loopholes card (not banned) at the Reserve's left
+    end: Loopholes lets the card be played for its standard side (Interference), and the play still triggers the
+    Reserve card, whose kind is not banned, as `rule.company-play` counts it."""
+    kind = card_kind(probe, card)
+    if card_kind(probe, reserve_card) == kind:
+        return None
+    banned = replace(probe, banned=(kind,))
+    with_loopholes = loopholes_added(banned, (card, reserve_card))
+    if with_loopholes is None:
+        return None
+    play = next((a for a in engine.legal_actions(with_loopholes) if isinstance(a, PlayStandard) and a.card == card),
+                None)
+    if play is None:
+        return f"with {kind} banned and Loopholes in the Reserve, card {card} cannot be played for its standard side"
+    message = _company_play(with_loopholes, play, engine.apply(with_loopholes, play))
+    if message is None:
+        return None
+    return f"with card {reserve_card} in the Reserve, Loopholes beside it and {kind} banned: {message}"
 
 
 @from_card_data
@@ -376,6 +402,9 @@ def _reshuffling_draw(state: GameState, card: int) -> str | None:
     scored, after, message = _follow_play(probe, play)
     if message is not None:
         return f"with the deck empty and the discards full: {message}"
+    message = _no_victory_without_sequence(probe, play)
+    if message is not None:
+        return message
     if after.outcome is not None or after.pending:
         return None
     kept = len(hand) - 1 - len(play.pay)
@@ -392,6 +421,21 @@ def _reshuffling_draw(state: GameState, card: int) -> str | None:
     if moved:
         return (f"with the deck empty and the discards full, {play}'s draw changed {', '.join(moved)}: a draw in the "
                 "Play Phase reshuffles the discards without the Reshuffle Sequence")
+    return None
+
+
+def _no_victory_without_sequence(probe: GameState, play: PlayStandard) -> str | None:
+    """The reshuffling draw of `_reshuffling_draw` with the Profit to win held: the Profit counts only at the end
+    of a Reshuffle Sequence (Company Rules), and a draw in the Play Phase reshuffles without one."""
+    target = probe.cards.rules.profit_to_win
+    supply = list(probe.supply)
+    supply[TOKEN_INDEX[TokenKind.PROFIT]] += probe.profit - target
+    if supply[TOKEN_INDEX[TokenKind.PROFIT]] < 0:
+        return None
+    _, after, _ = _follow_play(replace(probe, profit=target, supply=tuple(supply)), play)
+    if after.outcome is not None and after.outcome.reason is OutcomeReason.PROFIT_VICTORY:
+        return (f"with {target} Profit held, the deck empty and the discards full, {play}'s draw won on Profit: a draw "
+                "in the Play Phase reshuffles without the Reshuffle Sequence, at whose end alone the Profit counts")
     return None
 
 
@@ -842,6 +886,10 @@ def _remove_market_offers(state: GameState) -> str | None:
     return None
 
 
+_COMPANY_LATER_PHASES = (Phase.COMPANY_BUY, Phase.COMPANY_DRAW)
+"""The Company's phases after its Play Phase, which no turn may start in."""
+
+
 def _company_turn_start(before: GameState, action: Action, after: GameState) -> str | None:
     """The Company's turn starts afresh: no plays, buys or discount yet, and its Lobbying may be taken back again.
 
@@ -849,6 +897,9 @@ def _company_turn_start(before: GameState, action: Action, after: GameState) -> 
     Movement's turn), whatever the engine's turn-start step did, so that a flag left over from an earlier turn
     (a removal of Lobbying, a discount) cannot silently carry over.
     """
+    if after.outcome is None and before.phase is Phase.MOVEMENT_TURN and after.phase in _COMPANY_LATER_PHASES:
+        # On Your Go: the turn opens with the Play Phase; a hand that cannot play ends the game there
+        return f"{action} began the Company's turn in its {after.phase.value} phase, not its Play Phase"
     if before.phase is Phase.COMPANY_PLAY or after.phase is not Phase.COMPANY_PLAY or after.outcome is not None:
         return None
     if after.plays or after.buys or after.discount or after.unlobbied:
@@ -914,12 +965,14 @@ INVARIANTS: tuple[Invariant, ...] = (
                         "(ruling trigger-timing=after-effects) or before any of them (before-effects).",
                         (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS), _trigger_timing),
     StateInvariant("rule.trigger-offers", "A standard play whose trigger and icon match a Reserve card's activates "
-                   "it: its effects resolve with the play's (checked by `rule.company-play`).",
-                   (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS), _trigger_offers),
+                   "it, a banned card played through Loopholes too: its effects resolve with the play's (checked by "
+                   "`rule.company-play`).", (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS, S.COMPANY_INTERFERENCE),
+                   _trigger_offers),
     StateInvariant("rule.empty-draw-offers", "A play that draws with the deck and the discard pile empty draws "
                    "nothing and goes on to the Reserve cards it triggers; with the deck empty and the discards "
-                   "full it reshuffles them without the Sequence and draws all it says; with fewer cards in the "
-                   "deck than it draws it draws them all before the discards join the deck.",
+                   "full it reshuffles them without the Sequence (so the Profit to win, held, does not win) and "
+                   "draws all it says; with fewer cards in the deck than it draws it draws them all before the "
+                   "discards join the deck.",
                    (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS, S.RESHUFFLE_SEQUENCE), _empty_draw_offers),
     StateInvariant("rule.short-supply-offers", "A play that takes more Victims or Profit than the supply holds "
                    "takes what is left, its effects in order: the first ones get the last tokens (checked by "
@@ -948,9 +1001,9 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.remove-market-offers", "Each removal of a Market card offered, with Lobbying on every "
                    "Market card, does what `rule.remove-market` says.", (S.MOVEMENT_INTERFERENCE,),
                    _remove_market_offers, _remove_market_applies),
-    TransitionInvariant("rule.company-turn-start", "The Company's turn starts with no plays, buys or discount, "
-                        "and its Lobbying may be taken back again.", (S.COMPANY_ON_YOUR_GO, S.COMPANY_INTERFERENCE),
-                        _company_turn_start),
+    TransitionInvariant("rule.company-turn-start", "The Company's turn starts in its Play Phase with no plays, buys "
+                        "or discount, and its Lobbying may be taken back again.",
+                        (S.COMPANY_ON_YOUR_GO, S.COMPANY_INTERFERENCE), _company_turn_start),
     StateInvariant("rule.company-turn-start-offers", "A Company turn starts afresh even when the last one left "
                    "plays, buys, a discount and a removal of Lobbying set (checked by `rule.company-turn-start`).",
                    (S.COMPANY_ON_YOUR_GO, S.COMPANY_INTERFERENCE), _company_turn_start_offers),

@@ -585,8 +585,8 @@ def _pass(before: GameState, action: Action, after: GameState) -> str | None:
 
 
 def _pass_offers(state: GameState) -> str | None:
-    """On each Movement turn, Pass with no Influence token, once with every Tableau card face down and once with
-    only its first card face up, as a what-if.
+    """On each Movement turn, Pass is offered; and Pass with no Influence token, once with every Tableau card face
+    down and once with only its first card face up, as a what-if.
 
     Ruling pass-bonus: under no-tokens (the default) both Passes gain two Influence, the Tableau aside; under
     no-influence only the first does, a face-up card being Influence held. A Movement that runs out of tokens
@@ -594,7 +594,12 @@ def _pass_offers(state: GameState) -> str | None:
     ruling variants), so the situation is built: the Influence tokens go back to the supply and the Tableau is
     turned over, nothing else changed.
     """
-    if not state.tableau or Pass() not in engine.legal_actions(state):
+    if not _movement_turn(state):
+        return None
+    if Pass() not in engine.legal_actions(state):
+        # Movement On Your Go: Pass is one of the three actions, open on every turn (not only when nothing else is)
+        return "the Movement's turn does not offer Pass"
+    if not state.tableau:
         return None
     supply = list(state.supply)
     supply[TOKEN_INDEX[TokenKind.INFLUENCE]] += state.influence
@@ -1164,9 +1169,10 @@ INVARIANTS: tuple[Invariant, ...] = (
                    "empty.", (S.BUYING_A_CARD, S.PLAYING_A_CARD, S.MOVEMENT_CARDS), _organize_offers),
     TransitionInvariant("rule.pass", "Passing gains one Influence, or two with none at all; nothing else changes.",
                         (S.MOVEMENT_ON_YOUR_GO,), _pass),
-    StateInvariant("rule.pass-offers", "With no Influence token, Pass gains two Influence whatever the Tableau "
-                   "shows, or (ruling pass-bonus=no-influence) two only while every Tableau card is face down and "
-                   "one otherwise.", (S.MOVEMENT_ON_YOUR_GO,), _pass_offers, _movement_turn),
+    StateInvariant("rule.pass-offers", "Pass is offered on every Movement turn; with no Influence token, it gains "
+                   "two Influence whatever the Tableau shows, or (ruling pass-bonus=no-influence) two only while "
+                   "every Tableau card is face down and one otherwise.", (S.MOVEMENT_ON_YOUR_GO,), _pass_offers,
+                   _movement_turn),
     TransitionInvariant("rule.messaging", "Messaging returns each Victim removed to the Company's supply and gains "
                         "one Influence for it; it targets one Zone, or (ruling messaging-zones=any-zones) goes on "
                         "with the icon Messaging left.", (S.MESSAGING,), messaging_check),

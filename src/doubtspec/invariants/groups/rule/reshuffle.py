@@ -11,7 +11,7 @@ from doubtspec.model.actions import (
     Chance,
     EndBuy,
 )
-from doubtspec.model.cards import AddDoubt, DoubtGroup, ScoreProfit, TokenKind
+from doubtspec.model.cards import AddDoubt, DoubtGroup, ScoreProfit, TokenKind, Zone
 from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Phase
 from doubtspec.model.steps import CompanyDraw, DrawToHandSize, ScoreAndSeed
 from doubtspec.rulebook import Section
@@ -225,7 +225,10 @@ def _reserve_resolve_offers(state: GameState) -> str | None:
     Reshuffle Sequence C: an unbanned card's reshuffle effects resolve (here: the Profit it scores is the
     whole difference between the two Reshuffles, or what the supply has left after the scoring of steps A-B)
     and a card that says so stays in the Reserve, any other goes to the trash pile. Such cards seldom sit in
-    the Reserve at a Reshuffle in generated games.
+    the Reserve at a Reshuffle in generated games. The card's Profit comes in step C, after the chart's row and the
+    star (step B) are decided, so the same Reshuffle is also played with the Demographics scoring just short of a
+    boundary by the card's Profit (`_scoring_just_short`): both Reshuffles must seed alike; or, in the other rounds,
+    with the last star to be earned (`_scoring_last_star`): the game ends before step C, the card unresolved.
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_BUY:
         return None
@@ -233,23 +236,85 @@ def _reserve_resolve_offers(state: GameState) -> str | None:
     for card, profit, stays in _resolved_reserve(state):
         if state.game.company_card(card).kind in state.banned or profit > profit_left:
             continue
-        probes = reshuffle_probes(state, card, state.banned)
-        if probes is None:
-            continue
-        with_card, without_card = (engine.apply(probe, EndBuy()) for probe in probes)
-        if with_card.outcome is not None or without_card.outcome is not None:
-            continue  # a Star Victory ends the game in step A, before the Reserve resolves
-        # The Sequence's scoring comes first (steps A-B): the card's effects get what the supply has left.
-        due = min(profit, in_supply(without_card, TokenKind.PROFIT))
-        if with_card.profit - without_card.profit != due:
-            return (f"a Reshuffle with card {card} at the Reserve's right end scored "
-                    f"{with_card.profit - without_card.profit} Profit more than with it on the trash pile; its "
-                    f"reshuffle effects score {profit}" + (f", {due} left in the supply" if due < profit else ""))
-        if stays and (card not in with_card.c_reserve or card in with_card.trash):
-            return f"card {card} stays in the Reserve at a Reshuffle, but it went to {_where(with_card, card)}"
-        if not stays and card not in with_card.trash:
-            return f"card {card} goes to the trash pile at a Reshuffle, but it went to {_where(with_card, card)}"
+        # the natural Reshuffle, and one built on a boundary (in turn with the round)
+        built = _scoring_just_short(state, profit) if state.round % 2 else _scoring_last_star(state)
+        for base in (state, built):
+            message = _reserve_resolves(base, card, profit, stays) if base is not None else None
+            if message is not None:
+                return message
     return _reserve_doubt_offers(state)
+
+
+def _scoring_just_short(state: GameState, profit: int) -> GameState | None:
+    """`state` with no star yet and only Elderly Victims, as many as make the Sequence score `profit` short of a
+    boundary (the star threshold or a chart row's least Profit; one in turn with the round): the Profit a Reserve
+    card scores in step C must not reach the boundary for steps A and B. None when the supply cannot take the
+    Victims back."""
+    display, rules = state.cards.display, state.cards.rules
+    boundaries = sorted({rules.star_threshold, *(row.min_profit for row in display.chart)} - {0})
+    targets = [b - profit for b in boundaries if b - profit >= 0]
+    if not targets:
+        return None
+    target = targets[state.round % len(targets)]
+    supply = list(state.supply)
+    supply[TOKEN_INDEX[TokenKind.VICTIMS]] += sum(state.victims) - target
+    supply[TOKEN_INDEX[TokenKind.STARS]] += state.stars
+    if supply[TOKEN_INDEX[TokenKind.VICTIMS]] < 0:
+        return None
+    victims = tuple(target if zone is Zone.ELDERLY else 0 for zone in Zone)
+    return replace(state, victims=victims, stars=0, supply=tuple(supply))
+
+
+def _scoring_last_star(state: GameState) -> GameState | None:
+    """`state` one star short of the win and with only Elderly Victims, as many as score the star threshold: the
+    Sequence ends the game when it earns the star (ruling star-timing), before its step C. None when the supply
+    cannot give the Victims or the stars."""
+    rules = state.cards.rules
+    supply = list(state.supply)
+    supply[TOKEN_INDEX[TokenKind.VICTIMS]] += sum(state.victims) - rules.star_threshold
+    supply[TOKEN_INDEX[TokenKind.STARS]] += state.stars - (rules.stars_to_win - 1)
+    if min(supply[TOKEN_INDEX[TokenKind.VICTIMS]], supply[TOKEN_INDEX[TokenKind.STARS]]) < 1:
+        return None
+    victims = tuple(rules.star_threshold if zone is Zone.ELDERLY else 0 for zone in Zone)
+    return replace(state, victims=victims, stars=rules.stars_to_win - 1, supply=tuple(supply))
+
+
+def _reserve_resolves(state: GameState, card: int, profit: int, stays: bool) -> str | None:
+    """One Reshuffle with `card` at the Reserve's right end against the same with it on the trash pile
+    (`_reserve_resolve_offers`), the card taken from wherever it is (a stack, or out of the game, included)."""
+    probes = reshuffle_probes(_taken_out(state, card), card, state.banned)
+    if probes is None:
+        return None
+    with_card, without_card = (engine.apply(probe, EndBuy()) for probe in probes)
+    if with_card.outcome is not None or without_card.outcome is not None:
+        # a Star Victory ends the game in step B, before the Reserve resolves: the card is still there, unscored
+        if with_card.outcome is not None and with_card.outcome.reason is OutcomeReason.STAR_VICTORY and (
+                card not in with_card.c_reserve or with_card.profit != without_card.profit):
+            return (f"a Reshuffle that earned the last star with card {card} at the Reserve's right end left it in "
+                    f"{_where(with_card, card)} and {with_card.profit - without_card.profit} Profit more than with it "
+                    "on the trash pile: the game ends in step B, before the Reserve resolves (step C)")
+        return None
+    if with_card.victims != without_card.victims or with_card.stars != without_card.stars:
+        # steps A and B (the chart's row, the star) look at the Profit scored by the Demographics alone
+        return (f"a Reshuffle with card {card} at the Reserve's right end seeded Victims {list(with_card.victims)} "
+                f"and left {with_card.stars} stars; with it on the trash pile, {list(without_card.victims)} and "
+                f"{without_card.stars}: its Profit (step C) comes after the seeding and the star (B)")
+    # The Sequence's scoring comes first (steps A-B): the card's effects get what the supply has left.
+    due = min(profit, in_supply(without_card, TokenKind.PROFIT))
+    if with_card.profit - without_card.profit != due:
+        return (f"a Reshuffle with card {card} at the Reserve's right end scored "
+                f"{with_card.profit - without_card.profit} Profit more than with it on the trash pile; its "
+                f"reshuffle effects score {profit}" + (f", {due} left in the supply" if due < profit else ""))
+    return _destination(with_card, card, stays)
+
+
+def _destination(after: GameState, card: int, stays: bool) -> str | None:
+    """Reshuffle Sequence C: a resolved Reserve card goes to the trash pile unless its Reserve side says it stays."""
+    if stays and (card not in after.c_reserve or card in after.trash):
+        return f"card {card} stays in the Reserve at a Reshuffle, but it went to {_where(after, card)}"
+    if not stays and card not in after.trash:
+        return f"card {card} goes to the trash pile at a Reshuffle, but it went to {_where(after, card)}"
+    return None
 
 
 @from_card_data
@@ -300,7 +365,8 @@ def _reserve_doubt_offers(state: GameState) -> str | None:
     trash pile or stays. Such a card seldom lies in the Reserve at a Reshuffle in generated games (it may not be
     dealt at all: it is taken from wherever it is); the Sequence is played on with the first option of each
     choice, so the card must place one Doubt more for each of its tokens, as long as the columns of its group
-    have a free space and the supply a token.
+    have a free space and the supply a token, and then go where `_destination` says (reshuffle effects are no
+    reason to stay).
     """
     for card, group, count in _doubting_reserve(state):
         if state.game.company_card(card).kind in state.banned:
@@ -317,6 +383,10 @@ def _reserve_doubt_offers(state: GameState) -> str | None:
         if placed != expected:
             return (f"a Reshuffle with card {card} at the Reserve's right end placed {placed} Doubt more than with it "
                     f"on the trash pile; its reshuffle effect places {expected} (group {group.value})")
+        side = state.game.company_card(card).reserve
+        message = _destination(with_card, card, side is not None and side.stays)
+        if message is not None:
+            return message
     return None
 
 
