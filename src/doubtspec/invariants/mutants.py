@@ -37,6 +37,7 @@ from doubtspec.model.actions import (
     Skip,
 )
 from doubtspec.model.cards import (
+    AddDoubt,
     AddRestriction,
     AddVictims,
     BonusKind,
@@ -68,6 +69,7 @@ from doubtspec.model.steps import (
     Organize,
     ResolveEffect,
     ResolveReserveCard,
+    ShuffleDiscards,
     StartCompanyTurn,
     StartMovementTurn,
     Step,
@@ -1178,6 +1180,78 @@ def _turn_opens_in_buy() -> tuple[Patch, ...]:
     return ((engine, "_run_auto", run_auto),)
 
 
+def _reshuffle_first_deck_drawn_first() -> tuple[Patch, ...]:
+    original = company.start_draw_phase
+
+    def start_draw_phase(w: Work) -> None:
+        original(w)
+        # Under draw-order=reshuffle-first the shuffled discards go under the deck left: its cards come first,
+        # drawn after step C while the discards still wait.
+        steps = list(w.pending)
+        shuffle = next((i for i, step in enumerate(steps) if isinstance(step, ShuffleDiscards)), None)
+        if not w.game.draw_first and w.c_deck and shuffle is not None:
+            steps.insert(shuffle, CompanyDraw(len(w.c_deck), silent=False))
+            w.pending = tuple(steps)
+
+    return ((company, "start_draw_phase", start_draw_phase),)
+
+
+def _short_deck_drawn_out() -> tuple[Patch, ...]:
+    original = company.resolve_effect
+
+    def resolve_effect(w: Work, effect: CompanyEffect) -> None:
+        # Only a deck with no cards left reshuffles in the Play Phase: a short one gives what it holds.
+        if isinstance(effect, DrawCards) and 0 < len(w.c_deck) < effect.count:
+            w.push(CompanyDraw(len(w.c_deck), silent=True))
+            return
+        original(w, effect)
+
+    return ((company, "resolve_effect", resolve_effect),)
+
+
+def _doubt_left_column_first() -> tuple[Patch, ...]:
+    original = legal.effect_choices
+
+    def effect_choices(state: GameState, step: ResolveEffect) -> list[Action]:
+        # A Doubt effect fills its group's left column first, the right one once it is full.
+        choices = original(state, step)
+        if isinstance(step.effect, AddDoubt):
+            return choices[:1]
+        return choices
+
+    return ((legal, "effect_choices", effect_choices),)
+
+
+def _reshuffle_lobby_from_supply() -> tuple[Patch, ...]:
+    original = company.lobby
+
+    def lobby(w: Work, target: int) -> None:
+        # A Lobby at a Reshuffle is no play of a card, so its token comes from the supply.
+        if w.phase is Phase.COMPANY_DRAW:
+            if not w.take(TokenKind.PROFIT, 1):
+                return
+            w.profit += 1
+        original(w, target)
+
+    return ((company, "lobby", lobby),)
+
+
+def _reserve_right_to_left() -> tuple[Patch, ...]:
+    def activate_reserve(w: Work, trigger: Trigger, icon: Icon) -> None:
+        # The Reserve is worked from right to left, as at a Reshuffle's step C.
+        steps: list[Step] = []
+        for card in reversed(w.c_reserve):
+            side = w.game.company_card(card).reserve
+            if side is None or side.trigger is not trigger or side.icon is not icon:
+                continue
+            if company.is_banned(w.game, w.banned, card):
+                continue
+            steps.extend(Effect(e) for e in side.effects)
+        w.push(*steps)
+
+    return ((company, "activate_reserve", activate_reserve),)
+
+
 def _trash_not_counted_for_defeat() -> tuple[Patch, ...]:
     def can_buy_any(state: GameState) -> bool:
         # Only the piles and stacks count when the Play Phase ends: a trash card is no way out of Economic Defeat.
@@ -1607,5 +1681,16 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("turn-opens-in-buy", "A Company that cannot play starts its turn in the Buy Phase and loses only if it "
            "cannot buy either.", ("outcome.defeat-offers", "outcome.economic-defeat", "rule.company-turn-start"),
            _turn_opens_in_buy),
+    Mutant("reshuffle-first-deck-drawn-first", "Under draw-order=reshuffle-first the deck's last cards are drawn after "
+           "step C, before the discards join the deck.", ("rule.draw-phase", "rule.draw-offers"),
+           _reshuffle_first_deck_drawn_first),
+    Mutant("short-deck-drawn-out", "A draw in the Play Phase with a short deck draws what the deck holds and stops.",
+           ("rule.empty-draw-offers",), _short_deck_drawn_out),
+    Mutant("doubt-left-column-first", "A Doubt effect fills its group's left column first.", ("doubt.group-offers",),
+           _doubt_left_column_first),
+    Mutant("reshuffle-lobby-from-supply", "A Lobby at a Reshuffle takes its token from the supply, not the Company.",
+           ("rule.reserve-resolve-offers",), _reshuffle_lobby_from_supply),
+    Mutant("reserve-right-to-left", "The Reserve cards a play activates resolve from right to left.",
+           ("rule.trigger-offers", "rule.trigger-timing", "rule.company-play"), _reserve_right_to_left),
 )}
 """Every mutant by name."""

@@ -83,6 +83,30 @@ def _doubt_group(before: GameState, action: Action, after: GameState) -> str | N
     return None
 
 
+def _adding_doubt(state: GameState) -> bool:
+    """A Doubt effect waits for its column (the game not over)."""
+    return (state.outcome is None and bool(state.pending) and isinstance(state.pending[0], ResolveEffect)
+            and isinstance(state.pending[0].effect, AddDoubt))
+
+
+def _group_offers(state: GameState) -> str | None:
+    """A Doubt effect lets the Company choose any column of its group with a free space (Adding Doubt: the next
+    space of a column of the group), as long as the supply has a Doubt token."""
+    if not _adding_doubt(state):
+        return None
+    head = state.pending[0]
+    assert isinstance(head, ResolveEffect) and isinstance(head.effect, AddDoubt)
+    values = state.cards.display.doubt_values
+    free = {z for z in _GROUP_COLUMNS[head.effect.group] if state.doubt[z] < len(values[z])}
+    if not state.supply[TOKEN_INDEX[TokenKind.DOUBT]]:
+        free = set()
+    offered = {a.column for a in engine.legal_actions(state) if isinstance(a, PlaceDoubt)}
+    if offered != free:
+        return (f"a Doubt effect of group {head.effect.group.value} offers the columns {sorted(z.key for z in offered)}"
+                f"; the group's columns with a free space are {sorted(z.key for z in free)}")
+    return None
+
+
 def _messaging_offers(state: GameState) -> str | None:
     """Price every Messaging the engine would offer against each depth of each column, bottom-up, from the card data.
 
@@ -211,6 +235,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.COMPANY_ON_YOUR_GO, S.ADDING_DOUBT, S.MESSAGING), _doubt_bounds),
     TransitionInvariant("doubt.group", "A Doubt effect places its tokens only in the columns of the group it "
                         "names.", (S.ADDING_DOUBT,), _doubt_group),
+    StateInvariant("doubt.group-offers", "A Doubt effect offers every column of its group that has a free space "
+                   "(while the supply has a token), and no other.", (S.ADDING_DOUBT,), _group_offers, _adding_doubt),
     TransitionInvariant("doubt.order",
                         "Doubt is placed one space at a time and removed bottom-up at each space's printed cost.",
                         (S.ADDING_DOUBT, S.MESSAGING), _doubt_steps),

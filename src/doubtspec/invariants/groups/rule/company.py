@@ -47,6 +47,7 @@ from doubtspec.model.cards import (
     RemoveMarketCard,
     ScoreProfit,
     TokenKind,
+    Zone,
 )
 from doubtspec.model.state import NO_CARD, TOKEN_INDEX, Actor, GameState, OutcomeReason, Phase, Side
 from doubtspec.model.steps import Activate, CompanyDraw, Effect, FinishPlay, ResolveEffect
@@ -172,6 +173,29 @@ def _trigger_timing(before: GameState, action: Action, after: GameState) -> str 
         if own:
             return (f"{action}: its trigger has fired while the card's own effect ({step}) is still to resolve; "
                     f"under trigger-timing=after-effects the Reserve cards activate after the card's effects")
+    return _activation_order(before, action, after)
+
+
+def _activation_order(before: GameState, action: PlayStandard, after: GameState) -> str | None:
+    """Reserve Effects: the Reserve cards a play activates resolve from left to right, so what is left of them when
+    the play stops for a choice is the tail of their effects in the Reserve's order (not checked where a draw is
+    waiting, which stands in the queue as a draw rather than its effect)."""
+    side = before.game.company_card(action.card).standard
+    assert side is not None
+    expected = [effect for card in before.c_reserve if card_kind(before, card) not in before.banned
+                and (reserve := before.game.company_card(card).reserve) is not None
+                and reserve.trigger is side.trigger and reserve.icon is side.icon for effect in reserve.effects]
+    waiting: list[object] = []
+    for step in after.pending:
+        if step == FinishPlay(action.card):
+            break
+        if isinstance(step, CompanyDraw):
+            return None
+        if isinstance(step, Effect | ResolveEffect):
+            waiting.append(step.effect)
+    if waiting and waiting != expected[len(expected) - len(waiting):]:
+        return (f"{action}: the Reserve cards' effects wait in the order {waiting}; from left to right they are "
+                f"{expected}, of which the last {len(waiting)} are left")
     return None
 
 
@@ -213,7 +237,43 @@ def _trigger_offers(state: GameState) -> str | None:
         message = _loopholes_trigger(probe, card, reserve_card)
         if message is not None:
             return message
-    return None
+    return _two_reserve_cards(state)
+
+
+def _two_reserve_cards(state: GameState) -> str | None:
+    """A play that activates two Reserve cards whose Victims go to different Zones, both moved to the Reserve's
+    right end (one such triple a turn, in turn with the round), with the Victims supply one token above what the
+    card's own effects take: under trigger-timing=after-effects the last token goes to the left one of the two
+    (Reserve Effects: left to right), as `rule.company-play`'s amounts say."""
+    if _triggers_first(state):
+        return None
+    found = [(card, first, second) for card, triggered in trigger_pairs(state) for first in triggered
+             for second in triggered if first != second and _victim_zones(state, first)
+             and _victim_zones(state, second) and _victim_zones(state, first) != _victim_zones(state, second)]
+    if not found:
+        return None
+    card, first, second = found[state.round % len(found)]
+    probe = _moved_to_play(state, card, first)
+    probe = _moved_to_play(probe, card, second) if probe is not None else None
+    side = state.game.company_card(card).standard
+    if probe is None or side is None:
+        return None
+    own = sum(e.count for e in side.effects if isinstance(e, AddVictims))
+    supply = list(probe.supply)
+    supply[TOKEN_INDEX[TokenKind.VICTIMS]] = own + 1
+    probe = replace(probe, banned=(), supply=tuple(supply))
+    play = next((a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card), None)
+    if play is None:
+        return None
+    message = _company_play(probe, play, engine.apply(probe, play))
+    return None if message is None else (f"with cards {first} and {second} at the Reserve's right end and {own + 1} "
+                                         f"Victims in the supply: {message}")
+
+
+def _victim_zones(state: GameState, card: int) -> tuple[Zone, ...]:
+    """The Zones the Victims effects of `card`'s Reserve side go to, in order (none without one)."""
+    reserve = state.game.company_card(card).reserve
+    return () if reserve is None else tuple(e.zone for e in reserve.effects if isinstance(e, AddVictims))
 
 
 def _loopholes_trigger(probe: GameState, card: int, reserve_card: int) -> str | None:
@@ -446,8 +506,9 @@ def _short_deck_draw(state: GameState, card: int) -> str | None:
     The discards join the deck without the Sequence only once nothing is left to draw (Reshuffle Sequence
     note), so every card the deck held must reach the hand, whichever cards the reshuffled discards then give.
     The deck holds the highest-numbered cards, so that drawing the first option from a deck the discards joined
-    too early leaves one of them behind. Set up as `_reshuffling_draw` (Reserve emptied into the discards; no
-    named effect); played with the fewest cards and the first option of each choice and draw.
+    too early leaves one of them behind, and the hand must end with every card the effect draws. Set up as
+    `_reshuffling_draw` (Reserve emptied into the discards; no named effect); played with the fewest cards and the
+    first option of each choice and draw.
     """
     side = state.game.company_card(card).standard
     if side is None or any(isinstance(e, NamedEffect) for e in side.effects):
@@ -473,6 +534,11 @@ def _short_deck_draw(state: GameState, card: int) -> str | None:
     if not set(deck) <= set(after.c_hand):
         return (f"with the deck holding {list(deck)}, {play} (drawing {draws}) ended with hand {list(after.c_hand)}: "
                 "the deck's cards are drawn before the discards are reshuffled into it")
+    kept = len(hand) - 1 - len(play.pay)
+    if len(after.c_hand) != kept + draws:
+        return (f"with {len(deck)} cards in the deck and {len(discard)} in the discard pile, {play} (drawing {draws}) "
+                f"ended with {len(after.c_hand)} cards in hand; the {kept} kept and the {draws} drawn make "
+                f"{kept + draws}: a short deck is drawn out, then the discards reshuffled for the rest")
     return None
 
 
@@ -962,12 +1028,13 @@ INVARIANTS: tuple[Invariant, ...] = (
                         (S.SPENDING_BUDGET, S.STANDARD_EFFECTS, S.RESERVE_EFFECTS), _company_play),
     TransitionInvariant("rule.trigger-timing",
                         "A standard play's trigger activates the Reserve cards after all of the card's own effects "
-                        "(ruling trigger-timing=after-effects) or before any of them (before-effects).",
+                        "(ruling trigger-timing=after-effects) or before any of them (before-effects), from left to "
+                        "right.",
                         (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS), _trigger_timing),
     StateInvariant("rule.trigger-offers", "A standard play whose trigger and icon match a Reserve card's activates "
-                   "it, a banned card played through Loopholes too: its effects resolve with the play's (checked by "
-                   "`rule.company-play`).", (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS, S.COMPANY_INTERFERENCE),
-                   _trigger_offers),
+                   "it, a banned card played through Loopholes too, and two such cards from left to right: their "
+                   "effects resolve with the play's (checked by `rule.company-play`).",
+                   (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS, S.COMPANY_INTERFERENCE), _trigger_offers),
     StateInvariant("rule.empty-draw-offers", "A play that draws with the deck and the discard pile empty draws "
                    "nothing and goes on to the Reserve cards it triggers; with the deck empty and the discards "
                    "full it reshuffles them without the Sequence (so the Profit to win, held, does not win) and "

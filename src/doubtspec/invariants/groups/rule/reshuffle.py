@@ -10,8 +10,9 @@ from doubtspec.model.actions import (
     Action,
     Chance,
     EndBuy,
+    LobbyOn,
 )
-from doubtspec.model.cards import AddDoubt, DoubtGroup, ScoreProfit, TokenKind, Zone
+from doubtspec.model.cards import AddDoubt, DoubtGroup, Lobby, ScoreProfit, TokenKind, Zone
 from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Phase
 from doubtspec.model.steps import CompanyDraw, DrawToHandSize, ScoreAndSeed
 from doubtspec.rulebook import Section
@@ -75,7 +76,9 @@ def reshuffled_check(before: GameState, action: Action, after: GameState) -> str
     if after.trash != before.trash + tuple(trashed):
         return (f"after the Reshuffle the trash pile is {list(after.trash)}; the Reserve's cards go on top from "
                 f"right to left: {list(before.trash + tuple(trashed))}")
-    drawing = after.pending and isinstance(after.pending[0], DrawToHandSize)
+    # any draw still to come after the Sequence (step D's, or under draw-order=reshuffle-first the whole hand's)
+    # finds the discards in the deck already
+    drawing = after.pending and isinstance(after.pending[0], CompanyDraw | DrawToHandSize)
     if drawing or (after.outcome is not None and after.outcome.reason is OutcomeReason.MARGINALIZATION):
         deck = sorted_cards(before.c_deck + before.c_discard + before.c_hand)
         if after.c_discard or sorted_cards(after.c_deck + after.c_hand) != deck:
@@ -387,6 +390,52 @@ def _reserve_doubt_offers(state: GameState) -> str | None:
         message = _destination(with_card, card, side is not None and side.stays)
         if message is not None:
             return message
+    return _reserve_lobby_offers(state)
+
+
+@from_card_data
+def _lobbying_reserve(state: GameState) -> tuple[int, ...]:
+    """The Company cards whose Reserve side Lobbies at a Reshuffle."""
+    return tuple(int(number) for number, card in sorted(state.cards.company.items())
+                 if card is not None and card.reserve is not None
+                 and any(isinstance(effect, Lobby) for effect in card.reserve.on_reshuffle))
+
+
+def _reserve_lobby_offers(state: GameState) -> str | None:
+    """At each Buy Phase, a Reshuffle with each card that Lobbies at a Reshuffle alone in the Reserve (taken from
+    wherever it is, the Company holding a Profit at least), played to its first Lobby choice: the token placed is
+    one of the Company's own Profit (Interference (Company): the Company spends Profit to Lobby), not one from the
+    supply. Such a card seldom lies in the Reserve at a Reshuffle in generated games."""
+    supply_index = TOKEN_INDEX[TokenKind.PROFIT]
+    for card in _lobbying_reserve(state):
+        if state.game.company_card(card).kind in state.banned:
+            continue
+        base = _taken_out(state, card)
+        base = replace(base, c_reserve=(), c_discard=sorted_cards((*base.c_discard, *base.c_reserve)))
+        if base.profit < 1:
+            supply = list(base.supply)
+            if supply[supply_index] < 1:
+                continue
+            supply[supply_index] -= 1
+            base = replace(base, profit=1, supply=tuple(supply))
+        probes = reshuffle_probes(base, card, state.banned)
+        if probes is None:
+            continue
+        after = engine.apply(probes[0], EndBuy())
+        for _ in range(_SEQUENCE_STEPS):
+            if after.outcome is not None or after.phase is Phase.MOVEMENT_TURN:
+                break
+            actions = engine.legal_actions(after)
+            lobby = next((a for a in actions if isinstance(a, LobbyOn)), None)
+            if lobby is None:
+                after = engine.apply(after, actions[0])
+                continue
+            lobbied = engine.apply(after, lobby)
+            if lobbied.profit != after.profit - 1 or lobbied.supply[supply_index] != after.supply[supply_index]:
+                return (f"card {card}'s Lobby at a Reshuffle ({lobby}) took the Company's Profit from {after.profit} "
+                        f"to {lobbied.profit} and the supply's from {after.supply[supply_index]} to "
+                        f"{lobbied.supply[supply_index]}: the token is one of the Company's own Profit")
+            break
     return None
 
 
