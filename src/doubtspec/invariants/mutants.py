@@ -1252,6 +1252,18 @@ def _reserve_right_to_left() -> tuple[Patch, ...]:
     return ((company, "activate_reserve", activate_reserve),)
 
 
+def _organize_skips_full_tableau() -> tuple[Patch, ...]:
+    original = legal.organize_choices
+
+    def organize_choices(state: GameState) -> list[Action]:
+        # Organize's play is free, so it cannot pay for the ninth card's removal: a full Tableau takes no card.
+        if len(state.tableau) >= state.cards.rules.tableau_limit:
+            return [a for a in original(state) if not isinstance(a, OrganizePlay)]
+        return original(state)
+
+    return ((legal, "organize_choices", organize_choices),)
+
+
 def _trash_not_counted_for_defeat() -> tuple[Patch, ...]:
     def can_buy_any(state: GameState) -> bool:
         # Only the piles and stacks count when the Play Phase ends: a trash card is no way out of Economic Defeat.
@@ -1692,5 +1704,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.reserve-resolve-offers",), _reshuffle_lobby_from_supply),
     Mutant("reserve-right-to-left", "The Reserve cards a play activates resolve from right to left.",
            ("rule.trigger-offers", "rule.trigger-timing", "rule.company-play"), _reserve_right_to_left),
+    Mutant("organize-skips-full-tableau", "With the Tableau full, Organize offers no free play, only Skip.",
+           ("tableau.full-offers", "rule.organize-offers"), _organize_skips_full_tableau),
 )}
 """Every mutant by name."""

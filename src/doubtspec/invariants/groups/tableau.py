@@ -52,8 +52,8 @@ def _full_offers(state: GameState) -> str | None:
     """On each Movement turn with a card in hand, fill the Tableau to its limit and play into it.
 
     A full Tableau takes many rounds of play; laying Market-deck cards face down until the Tableau holds
-    its limit, every play the engine then offers (and every free play Organize would offer) must
-    remove a card first, and each play is played through the engine and checked against
+    its limit, every play the engine then offers (and every free play Organize would offer, one at least for
+    each card in hand) must remove a card first, and each play is played through the engine and checked against
     `rule.movement-play` (at most three). Then some of the same cards face up: each play with each removal must be
     offered with the flips `rule.influence-payment-offers` works out from the other face-up cards, the removed card
     never among them.
@@ -85,6 +85,11 @@ def _full_offers(state: GameState) -> str | None:
     for offer in offered:
         if offer.remove is None:
             return f"with {limit} cards in the Tableau, {offer} is offered without removing one first"
+    # Organize's play is free but still a play (Buying a Card > Organize): the ninth card removes one like any other
+    missing_hand = {c for c in probe.m_hand} - {a.card for a in organize}
+    if missing_hand:
+        return (f"with {limit} cards in the Tableau, Organize offers no free play of {sorted(missing_hand)}: the "
+                "play removes a card first, as any play into a full Tableau does")
     for action in plays[:3]:
         try:
             after = engine.apply(probe, action)
@@ -113,8 +118,9 @@ def _removal_offers(state: GameState) -> str | None:
 INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("tableau.limit", "The Tableau never holds more than eight cards.",
                    (S.MOVEMENT_CARDS, S.AGITATION_AND_GOALS), _tableau),
-    StateInvariant("tableau.full-offers", "With the Tableau at its limit, every play removes a card first and "
-                   "pays and places as the rules say.", (S.MOVEMENT_CARDS, S.AGITATION_AND_GOALS, S.PLAYING_A_CARD),
+    StateInvariant("tableau.full-offers", "With the Tableau at its limit, every play (Organize's free one too, "
+                   "offered for each card in hand) removes a card first and pays and places as the rules say.",
+                   (S.MOVEMENT_CARDS, S.AGITATION_AND_GOALS, S.PLAYING_A_CARD),
                    _full_offers, _full_applies),
     StateInvariant("tableau.removal-offers", "A play removes a Tableau card exactly when the Tableau is at its "
                    "limit.", (S.MOVEMENT_CARDS, S.PLAYING_A_CARD), _removal_offers),
