@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 
 import pytest
@@ -183,3 +185,28 @@ def test_a_state_without_legal_actions_is_reported_stuck(game: Game, monkeypatch
     monkeypatch.setattr(module, "legal_actions", starved)
     result = play_game(game, 5, Matchup())
     assert result.stuck and not result.finished and result.rounds == 2
+
+
+WORKERS_KILLED = """
+import multiprocessing, os, signal, sys
+from doubtspec.agents.simulate import simulate
+from doubtspec.model.game import Game
+
+def progress(done):
+    # a signal to the process group reaches the workers too: some may die waiting for work, holding the
+    # task queue's lock (a `multiprocessing.Pool` then waited for that lock forever when it was stopped)
+    for child in multiprocessing.active_children():
+        os.kill(child.pid, signal.SIGTERM)
+    raise KeyboardInterrupt
+
+try:
+    simulate(Game.load(), 400, 1, workers=2, progress=progress)
+except KeyboardInterrupt:
+    print("stopped")
+"""
+
+
+def test_simulate_stops_when_its_workers_are_killed() -> None:
+    ran = subprocess.run([sys.executable, "-c", WORKERS_KILLED], capture_output=True, text=True, timeout=120)
+    assert ran.stdout.strip() == "stopped", ran.stderr
+    assert "Traceback" not in ran.stderr, ran.stderr

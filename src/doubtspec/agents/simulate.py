@@ -19,6 +19,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
@@ -288,6 +289,12 @@ def _run_range(bounds: tuple[int, int]) -> list[GameResult]:
     return [play_game(game, derive_seed(seed, i), matchup, max_rounds, index=i) for i in range(*bounds)]
 
 
+def _stop(executor: ProcessPoolExecutor) -> None:
+    """No further chunk starts; the chunks still running end (a few games each) and are not counted; the
+    workers then exit. (Killing them mid-chunk instead raced with the executor's own threads.)"""
+    executor.shutdown(wait=True, cancel_futures=True)
+
+
 def _ranges(games: int, size: int) -> list[tuple[int, int]]:
     return [(start, min(start + size, games)) for start in range(0, games, size)]
 
@@ -300,8 +307,9 @@ def simulate(game: Game, games: int, seed: int, matchup: Matchup | None = None, 
     `workers` > 1 shares the games among that many processes (0 means one per core); the figures
     are the same whatever the number. `progress` is told how many more games have finished.
     `deadline` (a `time.monotonic()` reading) stops the run early for a caller with a time budget: no game
-    starts after it (with workers, no further chunk is taken and the pool stops), and the figures are those of the
-    games finished, which may then be fewer than `games` (`SimulationStats.games` says how many).
+    starts after it (with workers, no further chunk starts, and those still running are not counted), and the
+    figures are those of the games finished, which may then be fewer than `games` (`SimulationStats.games` says
+    how many).
     Raises `OptionError` for a count of games, workers or rounds that makes no sense.
     """
     if games < 1:
@@ -323,18 +331,28 @@ def simulate(game: Game, games: int, seed: int, matchup: Matchup | None = None, 
                 progress(1)
     else:
         # Small chunks keep the progress bar moving; 'spawn' avoids forking a process that may
-        # hold a lock in another thread (the progress display refreshes from one).
+        # hold a lock in another thread (the progress display refreshes from one). An executor, not a
+        # `multiprocessing.Pool`: a signal to the process group (a CI runner's SIGTERM) may kill a worker
+        # while it waits for work holding the task queue's lock, and `Pool.terminate` then waits for that
+        # lock forever; the executor notices the dead worker and stops without it.
         size = max(1, min(25, games // (workers * 4)))
         context = multiprocessing.get_context("spawn")
-        with _workers_ignoring_ctrl_c():
-            pool = context.Pool(workers, initializer=_init_worker, initargs=(game, seed, matchup, max_rounds))
-        with pool:
-            for chunk in pool.imap_unordered(_run_range, _ranges(games, size)):
+        ranges = _ranges(games, size)
+        with _workers_ignoring_ctrl_c():  # the executor starts a worker with each of the first submissions
+            executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
+                                           initargs=(game, seed, matchup, max_rounds))
+            chunks = [executor.submit(_run_range, bounds) for bounds in ranges[:workers]]
+        try:
+            chunks += [executor.submit(_run_range, bounds) for bounds in ranges[workers:]]
+            for done in as_completed(chunks):
+                chunk = done.result()
                 results.extend(chunk)
                 if progress is not None:
                     progress(len(chunk))
                 if _passed(deadline):
-                    break  # leaving the `with` terminates the workers' chunks still running
+                    break
+        finally:
+            _stop(executor)
         results.sort(key=lambda r: r.index)
     cards = game.cards
     return SimulationStats(
