@@ -86,7 +86,7 @@ def _full_offers(state: GameState) -> str | None:
         if offer.remove is None:
             return f"with {limit} cards in the Tableau, {offer} is offered without removing one first"
     # Organize's play is free but still a play (Buying a Card > Organize): the ninth card removes one like any other
-    missing_hand = {c for c in probe.m_hand} - {a.card for a in organize}
+    missing_hand = set(probe.m_hand) - {a.card for a in organize}
     if missing_hand:
         return (f"with {limit} cards in the Tableau, Organize offers no free play of {sorted(missing_hand)}: the "
                 "play removes a card first, as any play into a full Tableau does")

@@ -258,28 +258,28 @@ def _scoring_just_short(state: GameState, profit: int) -> GameState | None:
     targets = [b - profit for b in boundaries if b - profit >= 0]
     if not targets:
         return None
-    target = targets[state.round % len(targets)]
-    supply = list(state.supply)
-    supply[TOKEN_INDEX[TokenKind.VICTIMS]] += sum(state.victims) - target
-    supply[TOKEN_INDEX[TokenKind.STARS]] += state.stars
-    if supply[TOKEN_INDEX[TokenKind.VICTIMS]] < 0:
-        return None
-    victims = tuple(target if zone is Zone.ELDERLY else 0 for zone in Zone)
-    return replace(state, victims=victims, stars=0, supply=tuple(supply))
+    return _elderly_scoring(state, targets[state.round % len(targets)], stars=0)
 
 
 def _scoring_last_star(state: GameState) -> GameState | None:
     """`state` one star short of the win and with only Elderly Victims, as many as score the star threshold: the
     Sequence ends the game when it earns the star (ruling star-timing), before its step C. None when the supply
-    cannot give the Victims or the stars."""
+    cannot give the Victims or the star."""
     rules = state.cards.rules
+    return _elderly_scoring(state, rules.star_threshold, stars=rules.stars_to_win - 1, spare=1)
+
+
+def _elderly_scoring(state: GameState, elderly: int, stars: int, spare: int = 0) -> GameState | None:
+    """`state` with `elderly` Victims among the Elderly and none elsewhere (Scoring Demographics: each scores one
+    Profit) and `stars` stars, the tokens moved to and from the supply; None when the supply would keep fewer than
+    `spare` Victims or stars."""
     supply = list(state.supply)
-    supply[TOKEN_INDEX[TokenKind.VICTIMS]] += sum(state.victims) - rules.star_threshold
-    supply[TOKEN_INDEX[TokenKind.STARS]] += state.stars - (rules.stars_to_win - 1)
-    if min(supply[TOKEN_INDEX[TokenKind.VICTIMS]], supply[TOKEN_INDEX[TokenKind.STARS]]) < 1:
+    supply[TOKEN_INDEX[TokenKind.VICTIMS]] += sum(state.victims) - elderly
+    supply[TOKEN_INDEX[TokenKind.STARS]] += state.stars - stars
+    if min(supply[TOKEN_INDEX[TokenKind.VICTIMS]], supply[TOKEN_INDEX[TokenKind.STARS]]) < spare:
         return None
-    victims = tuple(rules.star_threshold if zone is Zone.ELDERLY else 0 for zone in Zone)
-    return replace(state, victims=victims, stars=rules.stars_to_win - 1, supply=tuple(supply))
+    victims = tuple(elderly if zone is Zone.ELDERLY else 0 for zone in Zone)
+    return replace(state, victims=victims, stars=stars, supply=tuple(supply))
 
 
 def _reserve_resolves(state: GameState, card: int, profit: int, stays: bool) -> str | None:
