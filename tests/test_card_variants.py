@@ -27,7 +27,9 @@ from doubtspec.agents.simulate import iter_game
 from doubtspec.invariants.derived import at_rest
 from doubtspec.invariants.fuzzing import FuzzOptions, run_fuzz
 from doubtspec.invariants.groups.outcome import _profit_offers
-from doubtspec.invariants.groups.rule.company import _doubt_count_offers, _remove_market, _reshuffling_draw
+from doubtspec.invariants.groups.rule.company_draw import _reshuffling_draw
+from doubtspec.invariants.groups.rule.company_effects import _doubt_count_offers
+from doubtspec.invariants.groups.rule.company_interference import _remove_market
 from doubtspec.invariants.groups.rule.reshuffle import _reserve_resolve_offers
 from doubtspec.model.actions import PlayStandard, RemoveFromMarket
 from doubtspec.model.cards import CardSet, TokenKind, default_cards_path, load_cards, parse_cards

@@ -183,7 +183,7 @@ def test_restriction_from_trash_is_named(states: list[GameState]) -> None:
 def test_goal_names_a_card_taken_from_the_trash(states: list[GameState]) -> None:
     """A hand-made successor: the Goal's Restriction card comes from the trash pile, not the spent pile."""
     from doubtspec.invariants.derived import icon_agitations
-    from doubtspec.invariants.groups.rule.movement import _restriction_on_trash
+    from doubtspec.invariants.groups.rule.movement_goal import _restriction_on_trash
 
     check = _goal_check()
     for state in states:

@@ -13,24 +13,57 @@ Defeat), a Draw Phase with too few cards runs the Reshuffle Sequence up to the f
 Where an effect that needs a choice interrupts a step, the check states only what is already
 decided.
 
-The checks live in one module per part of the rules: `setup`, `chance` (what every deal and draw may turn up),
-`company` (plays, buys, Unlobby), `reshuffle` (the Draw Phase and the Reshuffle Sequence), `movement`, `bonus`
-(a Refresh Bonus between two cards) and `declining` (what declining a Movement choice leaves alone); `frame`
-holds what they share.
+The checks live in one module per part of the rules: `setup`, `chance` (what every deal and draw may turn up);
+the Company's `company_play` (plays and the Reserve cards they trigger), `company_draw` (a play's draw with the
+deck empty or short), `company_effects` (a short supply, Doubt token by token, trashing), `company_budget`
+(payments and buys) and `company_interference` (Unlobby, Market removal, the turn's start); `reshuffle` (the Draw
+Phase and the Reshuffle Sequence); the Movement's `movement_play` (which also holds the `Table` the Movement's
+checks work on), `movement_buy`, `movement_influence` (Spending Influence), `movement_organize`, `movement_pass`,
+`movement_messaging`, `movement_pacing` and `movement_goal` (Agitation and Goals); `bonus` (a Refresh Bonus
+between two cards) and `declining` (what declining a Movement choice leaves alone). `frame` holds what they all
+share.
 """
 
 from __future__ import annotations
 
-from doubtspec.invariants.groups.rule import bonus, chance, company, declining, movement, reshuffle, setup
-from doubtspec.invariants.groups.rule.company import buy_price
-from doubtspec.invariants.groups.rule.movement import influence_payment_check, messaging_check, movement_play_check
+from doubtspec.invariants.groups.rule import (
+    bonus,
+    chance,
+    company_budget,
+    company_draw,
+    company_effects,
+    company_interference,
+    company_play,
+    declining,
+    movement_buy,
+    movement_goal,
+    movement_influence,
+    movement_messaging,
+    movement_organize,
+    movement_pacing,
+    movement_pass,
+    movement_play,
+    reshuffle,
+    setup,
+)
+from doubtspec.invariants.groups.rule.company_budget import buy_price
+from doubtspec.invariants.groups.rule.movement_influence import influence_payment_check
+from doubtspec.invariants.groups.rule.movement_messaging import messaging_check
+from doubtspec.invariants.groups.rule.movement_play import movement_play_check
 from doubtspec.invariants.groups.rule.reshuffle import reshuffled_check
 from doubtspec.invariants.shapes import Invariant
 
 __all__ = ["INVARIANTS", "buy_price", "influence_payment_check", "messaging_check", "movement_play_check",
            "reshuffled_check"]
 
-INVARIANTS: tuple[Invariant, ...] = (*setup.INVARIANTS, *chance.INVARIANTS, *company.INVARIANTS,
-                                     *reshuffle.INVARIANTS, *movement.INVARIANTS, *bonus.INVARIANTS,
-                                     *declining.INVARIANTS)
+INVARIANTS: tuple[Invariant, ...] = (
+    *setup.INVARIANTS, *chance.INVARIANTS,
+    *company_play.INVARIANTS, *company_draw.INVARIANTS, *company_effects.INVARIANTS, *company_budget.INVARIANTS,
+    *company_interference.INVARIANTS,
+    *reshuffle.INVARIANTS,
+    *movement_play.INVARIANTS, *movement_buy.INVARIANTS, *movement_influence.INVARIANTS,
+    *movement_organize.INVARIANTS, *movement_pass.INVARIANTS, *movement_messaging.INVARIANTS,
+    *movement_pacing.INVARIANTS, *movement_goal.INVARIANTS,
+    *bonus.INVARIANTS, *declining.INVARIANTS,
+)
 """The `rule.*` invariants, in the order they are checked and listed."""

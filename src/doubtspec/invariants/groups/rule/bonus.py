@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from doubtspec.invariants.derived import at_rest, replace
 from doubtspec.invariants.groups.rule.frame import sorted_cards
-from doubtspec.invariants.groups.rule.movement import movement_play_check
+from doubtspec.invariants.groups.rule.movement_play import movement_play_check
 from doubtspec.invariants.shapes import Invariant, StateInvariant
 from doubtspec.model import engine
 from doubtspec.model.actions import End, MovementPlay

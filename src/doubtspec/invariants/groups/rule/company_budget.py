@@ -1,0 +1,197 @@
+"""`rule.*` postconditions of Spending Budget: the payments offered for a play, and buying cards."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import cast
+
+from doubtspec.invariants.derived import MEMO_SIZE, at_rest, budget_of, buy_costs, legal, memo, replace
+from doubtspec.invariants.groups.rule.frame import minus, sorted_cards, unchanged_except
+from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
+from doubtspec.model import engine
+from doubtspec.model.actions import Action, Buy, BuySource, PlayReserve, PlayStandard
+from doubtspec.model.state import GameState, Phase
+from doubtspec.rulebook import Section
+
+S = Section
+
+
+_PAYMENTS = memo()
+
+
+def _payments(state: GameState, others: tuple[int, ...], cost: int, minimal: bool) -> frozenset[frozenset[int]]:
+    """The sets of `others` that pay `cost` (none superfluous when `minimal`), from the card data (kept by hand)."""
+    key = (state.game, others, cost, minimal)
+    found = _PAYMENTS.get(key)
+    if found is not None:
+        return cast("frozenset[frozenset[int]]", found)
+    budget = state.game.budget
+    expected = set()
+    for size in range(len(others) + 1):
+        for subset in combinations(others, size):
+            total = sum(budget[c] for c in subset)
+            if total < cost or (cost <= 0 and minimal and subset):
+                continue
+            if minimal and cost > 0 and any(total - budget[c] >= cost for c in subset):
+                continue
+            expected.add(frozenset(subset))
+    result = frozenset(expected)
+    if len(_PAYMENTS) >= MEMO_SIZE:
+        _PAYMENTS.clear()
+    _PAYMENTS[key] = result
+    return result
+
+
+def payment_applies(state: GameState) -> bool:
+    """The start of the Company's Play Phase, nothing pending (where `rule.payment-offers` asks its question)."""
+    return at_rest(state) and state.phase is Phase.COMPANY_PLAY and not state.plays
+
+
+def _payment_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, every way to pay for each play the engine offers is offered.
+
+    Spending Budget (ruling budget-payment): a play is paid with a set of the other hand cards whose
+    Budget covers the cost, from which (under the default `minimal`) no card can be dropped. For each
+    card and side the engine offers at all, the payments it offers must be exactly those sets,
+    enumerated here from the card data. Asked of the hand dealt and, as a what-if, of the same hand
+    short of its last card: a full hand leaves an even number of other cards beside each play, and
+    a rule that fails only for an odd number (a set of all the others left out) would go unseen.
+    """
+    if not payment_applies(state):
+        return None
+    message = _payments_offered(state)
+    if message is None and len(state.c_hand) >= 2:
+        message = _payments_offered(replace(state, c_hand=state.c_hand[:-1]))
+        if message is not None:
+            message = f"with the hand short of its last card: {message}"
+    return message
+
+
+def _payments_offered(state: GameState) -> str | None:
+    """`_payment_offers` for one hand: the payments offered for each play against those of the card data."""
+    minimal = state.rulings.get("budget-payment") == "minimal"
+    offered: dict[tuple[type, int], set[frozenset[int]]] = {}
+    for action in legal(state):
+        if isinstance(action, PlayStandard | PlayReserve):
+            offered.setdefault((type(action), action.card), set()).add(frozenset(action.pay))
+    for (kind, card), pays in offered.items():
+        data = state.game.company_card(card)
+        side = data.standard if kind is PlayStandard else data.reserve
+        if side is None:
+            return f"a {kind.__name__} of card {card}, which has no such side, is offered"
+        expected = _payments(state, tuple(c for c in state.c_hand if c != card), side.cost, minimal)
+        if pays != expected:
+            missing = sorted(sorted(p) for p in expected - pays)
+            extra = sorted(sorted(p) for p in pays - expected)
+            return (f"{kind.__name__} of card {card} (cost {side.cost}) is offered with payments missing {missing} "
+                    f"and extra {extra}")
+    return None
+
+
+def buy_price(state: GameState, source: BuySource, index: int) -> int | None:
+    """Buying Cards: the Budget of the card on offer, plus one from the trash pile, less discounts (never
+    below zero); None when nothing may be bought there."""
+    for offer_source, offer_index, cost in buy_costs(state):
+        if offer_source is source and offer_index == index:
+            return cost
+    return None
+
+
+def _buy(before: GameState, action: Action, after: GameState) -> str | None:
+    if not isinstance(action, Buy) or before.pending:
+        return None
+    price = buy_price(before, action.source, action.index)
+    if price is None:
+        return f"{action} bought from a place that offers nothing to buy"
+    paid = budget_of(before, action.pay)
+    if paid < price:
+        return f"{action} paid {paid} Budget for a card costing {price}"
+    match action.source:
+        case BuySource.PILE:
+            card = before.piles[action.index][-1]
+            moved = ("piles",)
+            if after.piles[action.index] != before.piles[action.index][:-1]:
+                return f"{action} did not take the top card of pile {action.index}"
+        case BuySource.STACK:
+            card = before.stacks[action.index][-1]
+            moved = ("stacks",)
+            if after.stacks[action.index] != before.stacks[action.index][:-1]:
+                return f"{action} did not take the top card of stack {action.index}"
+        case BuySource.TRASH:
+            card = before.trash[action.index]
+            moved = ("trash",)
+            if after.trash != before.trash[:action.index] + before.trash[action.index + 1:]:
+                return f"{action} did not take card {card} from the trash pile"
+    if after.c_hand != minus(before.c_hand, action.pay):
+        return f"{action} left the hand {list(after.c_hand)}"
+    if after.c_discard != sorted_cards((*before.c_discard, *action.pay, card)):
+        return f"{action}: the bought card {card} and the payment {list(action.pay)} go to the discard pile"
+    if after.buys != before.buys + 1 or after.discount != 0:
+        return f"{action} left buys {after.buys} and discount {after.discount} (expected {before.buys + 1} and 0)"
+    return unchanged_except(before, after, ("c_hand", "c_discard", "buys", "discount", *moved), action)
+
+
+def _buy_offers(state: GameState) -> str | None:
+    """At the start of each Buy Phase, price every card on offer just within and just beyond the hand's Budget.
+
+    Trash-pile cards and exact prices are rare in generated games; a discount set so that each card costs
+    the hand's Budget exactly, and one more, asks the engine's legality about both sides of every price.
+    A discount beyond the whole price leaves it at zero (the trash pile's extra one included), so the card
+    is bought with no payment at all. In odd rounds every kind in the hand is banned first: banned cards
+    still pay, so the prices come out the same.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_BUY or state.buys:
+        return None
+    total = budget_of(state, state.c_hand)
+    budget = state.game.budget
+    # The hand's kinds banned as well (one probe of the two): a banned card is still spent as Budget
+    # (Interference), and a hand with a banned card at a Buy Phase is rare in generated games.
+    kinds = {state.game.company_card(c).kind for c in state.c_hand} - set(state.banned)
+    banning = bool(kinds) and state.round % 2 == 1
+    if banning:
+        state = replace(state, banned=tuple(sorted({*state.banned, *kinds})))
+    how = ", every kind in the hand banned" if banning else ""
+    offers = buy_costs(replace(state, discount=0))
+    # One offer a turn (in turn with the round) is also bought with a discount beyond its price.
+    chosen = offers[state.round % len(offers)][:2] if offers else None
+    for source, index, _ in offers:
+        card = (state.piles if source is BuySource.PILE else state.stacks)[index][-1] \
+            if source is not BuySource.TRASH else state.trash[index]
+        full = budget[card] + (1 if source is BuySource.TRASH else 0)
+        for discount, offered in ((full - total, True), (full - total - 1, False)):
+            if discount < 0 or (not offered and full - discount <= 0):
+                continue
+            probe = replace(state, discount=discount)
+            buys = {(a.source, a.index) for a in engine.legal_actions(probe) if isinstance(a, Buy)}
+            if ((source, index) in buys) is not offered:
+                where = f"{source.value}:{index}"
+                return (f"with a discount of {discount}{how}, {where} (Budget {budget[card]}"
+                        f"{' plus one from the trash' if source is BuySource.TRASH else ''}) costs "
+                        f"{max(0, full - discount)} against a hand of {total} Budget, but was "
+                        f"{'not ' if offered else ''}offered")
+        free = replace(state, discount=full + 1)
+        if Buy(source, index, ()) not in engine.legal_actions(free):
+            return (f"with a discount of {full + 1}{how}, {source.value}:{index} (Budget {budget[card]}"
+                    f"{' plus one from the trash' if source is BuySource.TRASH else ''}) costs nothing, but was "
+                    f"not offered without a payment")
+        if (source, index) == chosen:
+            # A reduction serves one buy, never below zero: what it leaves unused is lost with it (ruling
+            # discount-scope), so this buy (checked by `rule.buy`) leaves no discount for the next.
+            message = _buy(free, Buy(source, index, ()), engine.apply(free, Buy(source, index, ())))
+            if message is not None:
+                return f"with a discount of {full + 1}, more than the price: {message}"
+    return None
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    StateInvariant("rule.payment-offers", "Each play is offered with every set of other hand cards that pays its "
+                   "cost (none superfluous, under ruling budget-payment=minimal), and no other.",
+                   (S.SPENDING_BUDGET,), _payment_offers, payment_applies),
+    TransitionInvariant("rule.buy", "A buy takes the offered card, pays its Budget (plus one from the trash, less "
+                        "discounts) and puts card and payment in the discard pile; nothing else changes.",
+                        (S.BUYING_CARDS, S.SPENDING_BUDGET), _buy),
+    StateInvariant("rule.buy-offers", "Every card on offer can be bought exactly when the hand's Budget covers its "
+                   "price (Budget, plus one from the trash, less discounts); banned cards pay too.",
+                   (S.BUYING_CARDS, S.COMPANY_INTERFERENCE), _buy_offers),
+)
+"""The `rule.*` invariants of this module, in the order they are checked and listed."""

@@ -1,0 +1,187 @@
+"""`rule.*` what-ifs of the Company's effects that generated games seldom stretch: a supply too short for a
+play's Victims or Profit, Doubt placed one token at a time, and a trash from the hand."""
+
+from __future__ import annotations
+
+from doubtspec.invariants.derived import ONE_STEP_EFFECTS, at_rest, from_card_data, replace
+from doubtspec.invariants.groups.rule.company_budget import payment_applies
+from doubtspec.invariants.groups.rule.company_play import PLAY_STEPS, company_play_check, moved_to_play
+from doubtspec.invariants.groups.rule.frame import sorted_cards, unchanged_except
+from doubtspec.invariants.shapes import Invariant, StateInvariant
+from doubtspec.model import engine
+from doubtspec.model.actions import PlaceDoubt, PlayStandard, Skip, TrashCard
+from doubtspec.model.cards import AddDoubt, AddVictims, DoubtGroup, NamedEffect, ScoreProfit, TokenKind
+from doubtspec.model.state import TOKEN_INDEX, GameState, Phase, Side
+from doubtspec.model.steps import ResolveEffect
+from doubtspec.rulebook import Section
+
+S = Section
+
+
+@from_card_data
+def _short_supply_cards(state: GameState) -> list[tuple[int, tuple[tuple[TokenKind, int], ...]]]:
+    """(card, (kind, tokens taken)): each standard side made only of `ONE_STEP_EFFECTS` that takes two or more
+    Victims or Profit from the supply, from the card data."""
+    found: list[tuple[int, tuple[tuple[TokenKind, int], ...]]] = []
+    for card in sorted(n for n, c in state.cards.company.items() if c is not None):
+        side = state.game.company_card(card).standard
+        if side is None or not all(isinstance(e, ONE_STEP_EFFECTS) for e in side.effects):
+            continue
+        victims = sum(e.count for e in side.effects if isinstance(e, AddVictims))
+        profit = sum(e.count for e in side.effects if isinstance(e, ScoreProfit))
+        taken = tuple((kind, n) for kind, n in ((TokenKind.VICTIMS, victims), (TokenKind.PROFIT, profit)) if n >= 2)
+        if taken:
+            found.append((card, taken))
+    return found
+
+
+_SHORT_SUPPLY_CARDS = 2
+"""Cards one `rule.short-supply-offers` check plays (in turn with the round)."""
+
+
+def _short_supply_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, play a card that takes two or more Victims or Profit with a supply that
+    holds fewer.
+
+    The supplies are piece-limited and a gain larger than what is left takes what remains (ruling
+    supply-exhausted); a play's effects resolve in their printed order, so the first ones take the last tokens.
+    Generated games never run the Victims or Profit supply this low. Each card of the kind (two a turn, in turn
+    with the round) is moved into the hand with no Reserve and no ban, and played with each supply from one
+    token up to one short of what it takes; `rule.company-play` checks where every token went.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
+        return None
+    cards = _short_supply_cards(state)
+    for k in range(min(_SHORT_SUPPLY_CARDS, len(cards))):
+        card, taken = cards[(_SHORT_SUPPLY_CARDS * state.round + k) % len(cards)]
+        moved = moved_to_play(state, card, None)
+        if moved is None:
+            continue
+        moved = replace(moved, c_reserve=(), trash=(*moved.trash, *moved.c_reserve), banned=())
+        play = next((a for a in engine.legal_actions(moved) if isinstance(a, PlayStandard) and a.card == card), None)
+        if play is None:
+            continue
+        for kind, count in taken:
+            for left in range(1, count):
+                supply = list(moved.supply)
+                supply[TOKEN_INDEX[kind]] = left
+                probe = replace(moved, supply=tuple(supply))
+                message = company_play_check(probe, play, engine.apply(probe, play))
+                if message is not None:
+                    return f"with {left} {kind.value} left in the supply: {message}"
+    return None
+
+
+def _doubt_count_offers(state: GameState) -> str | None:
+    """At the start of each Play Phase, play a card whose Doubt effects place two or more tokens, all the way.
+
+    An effect that needs a choice is resolved once per token it places (Standard Effects > Adding
+    Doubt); a rule that stops after the first choice breaks no conservation law. With the cheapest
+    such card moved into the hand (from wherever the Company has it), the Reserve moved to the discard
+    pile (no trigger adds Doubt of its own), and the card played with the first option
+    of each choice, the Doubt on the display must grow by the sum of its effects' counts, when each Doubt
+    group's columns have room for what the card's effects place there and the supply holds enough. (Room counted per
+    group, not per column: a column too short for the largest count, as on a display of two-space columns, must not
+    switch the check off.)
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
+        return None
+    columns = state.cards.display.doubt_values
+    for card, effects in _doubt_cards(state):
+        counts = tuple(count for _, count in effects)
+        room = {group: sum(len(columns[zone]) - state.doubt[zone] for zone in group.columns) for group, _ in effects}
+        if (state.supply_of(TokenKind.DOUBT) < sum(counts)
+                or any(sum(count for g, count in effects if g is group) > free for group, free in room.items())):
+            return None
+        places = (state.c_deck, state.c_discard, state.c_hand, state.c_reserve, state.trash, *state.piles)
+        if not any(card in place for place in places):
+            continue
+
+        def rest(cards: tuple[int, ...], moving: int = card) -> tuple[int, ...]:
+            return tuple(c for c in cards if c != moving)
+
+        # The Reserve goes to the discard pile, so that no Reserve card the play triggers adds Doubt of its own.
+        probe = replace(state, c_deck=rest(state.c_deck),
+                        c_discard=sorted_cards(rest(state.c_discard) + rest(state.c_reserve)),
+                        c_hand=sorted_cards((*rest(state.c_hand), card)), c_reserve=(),
+                        trash=rest(state.trash), piles=tuple(rest(pile) for pile in state.piles))
+        plays = [a for a in engine.legal_actions(probe) if isinstance(a, PlayStandard) and a.card == card]
+        if not plays:
+            continue
+        play = min(plays, key=lambda a: len(a.pay))
+        after = engine.apply(probe, play)
+        for _ in range(PLAY_STEPS):
+            head = after.pending[0] if after.pending and after.outcome is None else None
+            choices = engine.legal_actions(after) if head is not None else ()
+            if not choices:
+                break
+            # A draw or another effect before the Doubt ones is followed too (its first option), so that they come.
+            after = engine.apply(after, next((a for a in choices if isinstance(a, PlaceDoubt)), choices[0]))
+        placed = sum(after.doubt) - sum(probe.doubt)
+        if placed != sum(counts):
+            return (f"{play} placed {placed} Doubt; its effects place {list(counts)} (the display had room and the "
+                    f"supply {probe.supply_of(TokenKind.DOUBT)} tokens)")
+        return None
+    return None
+
+
+def _doubt_cards(state: GameState) -> list[tuple[int, tuple[tuple[DoubtGroup, int], ...]]]:
+    """(card, (group, count) of each Doubt effect) of the standard sides whose Doubt effects place two or more
+    tokens, cheapest first."""
+    found = []
+    for card, data in state.cards.company.items():
+        side = None if data is None else data.standard
+        if side is None:
+            continue
+        effects = tuple((e.group, e.count) for e in side.effects if isinstance(e, AddDoubt))
+        if effects and max(count for _, count in effects) >= 2:
+            found.append((side.cost, card, effects))
+    return [(card, effects) for _, card, effects in sorted(found, key=lambda f: (f[0], f[1]))]
+
+
+_TRASH_FROM_HAND = NamedEffect("trash_from_hand")
+
+
+def _trash_offers(state: GameState) -> str | None:
+    """On each Play Phase with a hand, resolve the named effect `trash_from_hand` now, as a what-if.
+
+    The card file's one card with this (invented) effect is played seldom in generated games, and with
+    nothing offered the engine resolves an effect to nothing, silently. Resolving it must offer each
+    card of the hand once and declining (the card text is invented: a trash that may be declined, as
+    a Lobby effect may), and trashing the first card moves it from the hand to the top of the trash
+    pile and changes nothing else.
+    """
+    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or not state.c_hand:
+        return None
+    if not any(_TRASH_FROM_HAND in side.effects for card in state.cards.company.values()
+               for side in (card.standard, card.reserve) if side is not None):
+        return None
+    probe = replace(state, pending=(ResolveEffect(_TRASH_FROM_HAND, 1),))
+    offered = engine.legal_actions(probe)
+    expected = {*(TrashCard(c) for c in state.c_hand), Skip(Side.COMPANY)}
+    if set(offered) != expected or len(offered) != len(expected):
+        return (f"resolving trash_from_hand with hand {list(state.c_hand)} offered {[str(a) for a in offered]}; "
+                f"each hand card once, and declining, are the choices")
+    card = state.c_hand[0]
+    action = TrashCard(card)
+    after = engine.apply(probe, action)
+    hand = list(state.c_hand)
+    hand.remove(card)
+    if sorted(after.c_hand) != sorted(hand) or after.trash != (*state.trash, card):
+        return (f"{action} left hand {list(after.c_hand)} and trash {list(after.trash)}; the card goes from the "
+                f"hand to the top of the trash pile")
+    return unchanged_except(probe, after, ("c_hand", "trash", "pending"), action)
+
+
+INVARIANTS: tuple[Invariant, ...] = (
+    StateInvariant("rule.short-supply-offers", "A play that takes more Victims or Profit than the supply holds "
+                   "takes what is left, its effects in order: the first ones get the last tokens (checked by "
+                   "`rule.company-play`).", (S.ADDING_VICTIMS, S.STANDARD_EFFECTS, S.COMPANY_SETUP),
+                   _short_supply_offers, payment_applies),
+    StateInvariant("rule.doubt-count-offers", "A play whose Doubt effects place two or more tokens places each of "
+                   "them, one choice each.", (S.STANDARD_EFFECTS,), _doubt_count_offers),
+    StateInvariant("rule.trash-offers", "Resolving a trash-from-hand effect offers each hand card once, and "
+                   "declining; the card trashed goes from the hand to the top of the trash pile.",
+                   (S.STANDARD_EFFECTS,), _trash_offers),
+)
+"""The `rule.*` invariants of this module, in the order they are checked and listed."""
