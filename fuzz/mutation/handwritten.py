@@ -1,4 +1,4 @@
-"""Time the hand-written mutants (`invariants/mutants.py`) under the ci profile: to the first finding and to exit.
+"""Time the hand-written mutants (`invariants/mutants/`) under the ci profile: to the first finding and to exit.
 
 Each mutant is fuzzed in-process with `doubtspec fuzz --profile ci`'s settings (`run_sweep`, no example
 database), one after another in this process. Per mutant it prints one JSON line: whether an invariant

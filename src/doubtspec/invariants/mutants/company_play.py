@@ -1,0 +1,255 @@
+"""Breakages of the Company's plays and their effects: bans, the Reserve cards a play triggers, the supply
+it takes from, the effects that need a choice (Doubt, Lobbying, trashing), payments and the draws of a play."""
+
+from __future__ import annotations
+
+from doubtspec.invariants.mutants.mutant import Patch
+from doubtspec.model import company, engine, legal
+from doubtspec.model.actions import Action
+from doubtspec.model.cards import AddDoubt, AddVictims, CompanyEffect, DrawCards, Icon, NamedEffect, TokenKind, Trigger
+from doubtspec.model.game import Game
+from doubtspec.model.state import TOKEN_INDEX, GameState
+from doubtspec.model.steps import Activate, CompanyDraw, Effect, ResolveEffect, Step
+from doubtspec.model.work import Work, replace_at
+
+
+def ban_ignored() -> tuple[Patch, ...]:
+    def is_banned(game: Game, banned: tuple[str, ...], card: int) -> bool:
+        return False
+
+    return ((company, "is_banned", is_banned),)
+
+
+def banned_reserve_triggers() -> tuple[Patch, ...]:
+    def activate_reserve(w: Work, trigger: Trigger, icon: Icon) -> None:
+        # Matching Reserve cards trigger even when their kind is banned.
+        steps: list[Step] = []
+        for card in w.c_reserve:
+            side = w.game.company_card(card).reserve
+            if side is not None and side.trigger is trigger and side.icon is icon:
+                steps.extend(Effect(e) for e in side.effects)
+        w.push(*steps)
+
+    return ((company, "activate_reserve", activate_reserve),)
+
+
+def trigger_timing_swapped() -> tuple[Patch, ...]:
+    original = company.play_standard
+
+    def play_standard(w: Work, card: int, pay: tuple[int, ...]) -> None:
+        # The play reads ruling trigger-timing the other way round: its trigger fires before the card's own
+        # effects under after-effects, and after them under before-effects.
+        chosen = w.game.trigger_after
+        object.__setattr__(w.game, "trigger_after", not chosen)
+        try:
+            original(w, card, pay)
+        finally:
+            object.__setattr__(w.game, "trigger_after", chosen)
+
+    return ((company, "play_standard", play_standard),)
+
+
+def reserve_matched_by_standard_icon() -> tuple[Patch, ...]:
+    original = company.activate_reserve
+
+    def activate_reserve(w: Work, trigger: Trigger, icon: Icon) -> None:
+        # A Reserve card is matched by its standard side's icon: one whose two sides show other icons never fires.
+        reserve = w.c_reserve
+        w.c_reserve = tuple(c for c in reserve if (data := w.game.company_card(c)).standard is None
+                            or data.reserve is None or data.standard.icon is data.reserve.icon)
+        try:
+            original(w, trigger, icon)
+        finally:
+            w.c_reserve = reserve
+
+    return ((company, "activate_reserve", activate_reserve),)
+
+
+def loopholes_wakes_banned_reserve() -> tuple[Patch, ...]:
+    original = company.activate_reserve
+
+    def activate_reserve(w: Work, trigger: Trigger, icon: Icon) -> None:
+        # Loopholes in the Reserve lifts the bans for the Reserve too: banned cards there trigger again.
+        if company.loopholes_active(w.game, w.c_reserve, w.banned):
+            banned, w.banned = w.banned, ()
+            original(w, trigger, icon)
+            w.banned = banned
+            return
+        original(w, trigger, icon)
+
+    return ((company, "activate_reserve", activate_reserve),)
+
+
+def loopholes_play_wakes_nothing() -> tuple[Patch, ...]:
+    original = company.play_standard
+
+    def play_standard(w: Work, card: int, pay: tuple[int, ...]) -> None:
+        # A banned card played through Loopholes does its standard side only: it activates no Reserve card.
+        original(w, card, pay)
+        if company.is_banned(w.game, w.banned, card):
+            w.pending = tuple(step for step in w.pending if not isinstance(step, Activate))
+
+    return ((company, "play_standard", play_standard),)
+
+
+def reserve_right_to_left() -> tuple[Patch, ...]:
+    def activate_reserve(w: Work, trigger: Trigger, icon: Icon) -> None:
+        # The Reserve is worked from right to left, as at a Reshuffle's step C.
+        steps: list[Step] = []
+        for card in reversed(w.c_reserve):
+            side = w.game.company_card(card).reserve
+            if side is None or side.trigger is not trigger or side.icon is not icon:
+                continue
+            if company.is_banned(w.game, w.banned, card):
+                continue
+            steps.extend(Effect(e) for e in side.effects)
+        w.push(*steps)
+
+    return ((company, "activate_reserve", activate_reserve),)
+
+
+def victims_all_or_nothing() -> tuple[Patch, ...]:
+    original = company.resolve_effect
+
+    def resolve_effect(w: Work, effect: CompanyEffect) -> None:
+        # A Victims icon the supply cannot cover in full places none (a short supply is not cut).
+        if isinstance(effect, AddVictims) and w.supply[TOKEN_INDEX[TokenKind.VICTIMS]] < effect.count:
+            return
+        original(w, effect)
+
+    return ((company, "resolve_effect", resolve_effect),)
+
+
+def supply_overdrawn() -> tuple[Patch, ...]:
+    def take(self: Work, kind: TokenKind, wanted: int) -> int:
+        # A gain takes all it wants, past what the supply holds (which goes negative).
+        i = TOKEN_INDEX[kind]
+        self.supply = replace_at(self.supply, i, self.supply[i] - wanted)
+        return wanted
+
+    return ((Work, "take", take),)
+
+
+def victims_overdrawn() -> tuple[Patch, ...]:
+    original = Work.take
+
+    def take(self: Work, kind: TokenKind, wanted: int) -> int:
+        # A Victims gain larger than the supply places every Victim it asks for; the supply stops at zero.
+        got = original(self, kind, wanted)
+        return wanted if kind is TokenKind.VICTIMS else got
+
+    return ((Work, "take", take),)
+
+
+def shredding_does_nothing() -> tuple[Patch, ...]:
+    original = legal.effect_choices
+
+    def effect_choices(state: GameState, step: ResolveEffect) -> list[Action]:
+        # The named effect trash_from_hand offers nothing with cards in hand, so it resolves to nothing.
+        if isinstance(step.effect, NamedEffect) and state.c_hand:
+            return []
+        return original(state, step)
+
+    return ((legal, "effect_choices", effect_choices),)
+
+
+def effect_once() -> tuple[Patch, ...]:
+    original = engine._apply_to_step
+
+    def apply_to_step(w: Work, action: Action) -> None:
+        # An effect that needs a choice per token resolves only one of them.
+        head = w.pending[0] if w.pending else None
+        original(w, action)
+        if isinstance(head, ResolveEffect) and w.pending and w.pending[0] == ResolveEffect(
+                head.effect, head.remaining - 1, w.pending[0].used if isinstance(w.pending[0], ResolveEffect) else ()):
+            w.pop()
+
+    return ((engine, "_apply_to_step", apply_to_step),)
+
+
+def doubt_left_column_first() -> tuple[Patch, ...]:
+    original = legal.effect_choices
+
+    def effect_choices(state: GameState, step: ResolveEffect) -> list[Action]:
+        # A Doubt effect fills its group's left column first, the right one once it is full.
+        choices = original(state, step)
+        if isinstance(step.effect, AddDoubt):
+            return choices[:1]
+        return choices
+
+    return ((legal, "effect_choices", effect_choices),)
+
+
+def first_payments_only() -> tuple[Patch, ...]:
+    original = Game.payments
+
+    def payments(self: Game, others: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], ...]:
+        # Of the ways to pay with the same number of cards, only the first is offered.
+        found = original(self, others, cost)
+        return tuple(p for i, p in enumerate(found) if i == 0 or len(found[i - 1]) != len(p))
+
+    return ((Game, "payments", payments),)
+
+
+def draw_without_reshuffle() -> tuple[Patch, ...]:
+    original = company.resolve_effect
+
+    def resolve_effect(w: Work, effect: CompanyEffect) -> None:
+        # A card's draw with the deck empty leaves the discards where they are and draws nothing.
+        original(w, effect)
+        head = w.pending[0] if w.pending else None
+        if isinstance(effect, DrawCards) and isinstance(head, CompanyDraw):
+            w.pending = (CompanyDraw(head.count, silent=False), *w.pending[1:])
+
+    return ((company, "resolve_effect", resolve_effect),)
+
+
+def draw_reshuffles_early() -> tuple[Patch, ...]:
+    original = engine._chance_ready
+
+    def _chance_ready(w: Work, step: object) -> bool:
+        # A draw in the Play Phase reshuffles the discards in as soon as the deck holds fewer cards than it draws.
+        if isinstance(step, CompanyDraw) and step.silent and 0 < len(w.c_deck) < step.count and w.c_discard:
+            company.shuffle_discards(w)
+        return original(w, step)
+
+    return ((engine, "_chance_ready", _chance_ready),)
+
+
+def short_deck_drawn_out() -> tuple[Patch, ...]:
+    original = company.resolve_effect
+
+    def resolve_effect(w: Work, effect: CompanyEffect) -> None:
+        # Only a deck with no cards left reshuffles in the Play Phase: a short one gives what it holds.
+        if isinstance(effect, DrawCards) and 0 < len(w.c_deck) < effect.count:
+            w.push(CompanyDraw(len(w.c_deck), silent=True))
+            return
+        original(w, effect)
+
+    return ((company, "resolve_effect", resolve_effect),)
+
+
+def empty_draw_stalls() -> tuple[Patch, ...]:
+    original = engine._chance_ready
+
+    def chance_ready(w: Work, step: object) -> bool:
+        # A draw with the deck and the discard pile empty is dropped, but the step after it is left
+        # at the head as if it were a chance event.
+        if isinstance(step, CompanyDraw) and step.count > 0 and not w.c_deck and not (step.silent and w.c_discard):
+            w.pop()
+            return True
+        return original(w, step)
+
+    return ((engine, "_chance_ready", chance_ready),)
+
+
+def draw_never_ready() -> tuple[Patch, ...]:
+    original = engine._chance_ready
+
+    def chance_ready(w: Work, step: object) -> bool:
+        # A draw with cards in the deck is taken for not ready but left at the head: the engine loops.
+        if isinstance(step, CompanyDraw) and step.count > 0 and w.c_deck:
+            return False
+        return original(w, step)
+
+    return ((engine, "_chance_ready", chance_ready),)

@@ -1,0 +1,170 @@
+"""Breakages of the Movement's buys from the Market: the price, the spaces' Actions (Refresh, Organize and the
+icons they count), the Market's refill, and the Pacing that refills it."""
+
+from __future__ import annotations
+
+from doubtspec.invariants.mutants.mutant import Patch
+from doubtspec.model import engine, legal, movement
+from doubtspec.model.actions import Action, End, OrganizePlay, Skip
+from doubtspec.model.cards import Counts, MarketAction, TokenKind
+from doubtspec.model.game import Game
+from doubtspec.model.state import NO_CARD, GameState, Side
+from doubtspec.model.steps import FillMarket, Organize, StartCompanyTurn, TakeMarketCard
+from doubtspec.model.work import Work, replace_at
+
+
+def lobbying_not_charged() -> tuple[Patch, ...]:
+    def buy_cost(w: Work, space: int) -> int:
+        # The Movement pays the space's cost only: the Profit lobbied onto the card adds nothing.
+        return w.game.cards.market[space].cost
+
+    return ((movement, "buy_cost", buy_cost),)
+
+
+def action_icons_face_down() -> tuple[Patch, ...]:
+    original = movement.face_up_icons
+
+    def face_up_icons(game: Game, tableau: tuple[tuple[int, bool], ...]) -> Counts:
+        # The Actions of the Market spaces count the icons of face-down Tableau cards too.
+        return original(game, tuple((card, True) for card, _ in tableau))
+
+    return ((movement, "face_up_icons", face_up_icons),)
+
+
+def refresh_spares_paid_cards() -> tuple[Patch, ...]:
+    original = movement.buy_card
+
+    def buy_card(w: Work, space: int, flip: tuple[int, ...]) -> None:
+        if w.game.cards.market[space].action is not MarketAction.REFRESH:
+            original(w, space, flip)
+            return
+        # The cards flipped to pay for a Refresh buy stay spent: it turns the leftmost other face-down card.
+        movement.pay_influence(w, flip, movement.buy_cost(w, space))
+        w.give_back(TokenKind.PROFIT, w.market_profit[space])
+        w.market_profit = replace_at(w.market_profit, space, 0)
+        tableau = list(w.tableau)
+        for pos, (card, up) in enumerate(tableau):
+            if not up and pos not in flip:
+                tableau[pos] = (card, True)
+                break
+        w.tableau = tuple(tableau)
+        w.push(TakeMarketCard(space), StartCompanyTurn())
+
+    return ((movement, "buy_card", buy_card),)
+
+
+def organize_wrong_end() -> tuple[Patch, ...]:
+    original = movement.organize_play
+
+    def organize_play(w: Work, card: int, right: bool, remove: int | None) -> None:
+        # The free play of Organize goes to the other end of the Tableau.
+        original(w, card, not right, remove)
+
+    return ((movement, "organize_play", organize_play),)
+
+
+def organize_one_end() -> tuple[Patch, ...]:
+    original = legal.organize_choices
+
+    def organize_choices(state: GameState) -> list[Action]:
+        # Organize's free play is offered at the right end only, even into a Tableau that holds cards.
+        return [a for a in original(state) if not (isinstance(a, OrganizePlay) and a.end is End.LEFT)]
+
+    return ((legal, "organize_choices", organize_choices),)
+
+
+def organize_removes_below_limit() -> tuple[Patch, ...]:
+    def organize_choices(state: GameState) -> list[Action]:
+        # Organize's free play always removes a Tableau card, as if the Tableau were full (so none is
+        # offered into an empty one).
+        if not state.m_hand:
+            return []
+        ends = (End.LEFT, End.RIGHT) if state.tableau else (End.RIGHT,)
+        actions: list[Action] = [OrganizePlay(card, end, r) for card in state.m_hand
+                                 for r in range(len(state.tableau)) for end in ends]
+        actions.append(Skip(Side.MOVEMENT))
+        return actions
+
+    return ((legal, "organize_choices", organize_choices),)
+
+
+def organize_takes_first() -> tuple[Patch, ...]:
+    original = movement.buy_card
+
+    def buy_card(w: Work, space: int, flip: tuple[int, ...]) -> None:
+        # Organize takes the space's card before the refill, so the refill fills that space too.
+        original(w, space, flip)
+        head = w.pending[:3]
+        if (len(head) == 3 and isinstance(head[0], Organize) and isinstance(head[1], FillMarket)
+                and isinstance(head[2], TakeMarketCard)):
+            w.pending = (head[0], head[2], head[1], *w.pending[3:])
+
+    return ((movement, "buy_card", buy_card),)
+
+
+def organize_skips_full_tableau() -> tuple[Patch, ...]:
+    original = legal.organize_choices
+
+    def organize_choices(state: GameState) -> list[Action]:
+        # Organize's play is free, so it cannot pay for the ninth card's removal: a full Tableau takes no card.
+        if len(state.tableau) >= state.cards.rules.tableau_limit:
+            return [a for a in original(state) if not isinstance(a, OrganizePlay)]
+        return original(state)
+
+    return ((legal, "organize_choices", organize_choices),)
+
+
+def spent_market_deck_waits() -> tuple[Patch, ...]:
+    original = engine._chance_ready
+
+    def chance_ready(w: Work, step: object) -> bool:
+        # With the Market deck and the discards spent, an empty Market space still waits for a card.
+        if isinstance(step, FillMarket) and not w.m_deck and not w.m_discard and NO_CARD in w.market:
+            return True
+        return original(w, step)
+
+    return ((engine, "_chance_ready", chance_ready),)
+
+
+def market_deck_not_renewed() -> tuple[Patch, ...]:
+    original = engine._chance_ready
+
+    def chance_ready(w: Work, step: object) -> bool:
+        # A spent Market deck is not renewed from the discards: the refill stops with the spaces empty.
+        if isinstance(step, FillMarket) and NO_CARD in w.market and not w.m_deck:
+            w.pop()
+            return False
+        return original(w, step)
+
+    return ((engine, "_chance_ready", chance_ready),)
+
+
+def pacing_without_refresh() -> tuple[Patch, ...]:
+    def pacing_passives(w: Work) -> None:
+        # Pacing gains the token passives but forgets the Refresh passives.
+        influence = messaging = agitation = 0
+        for card, up in w.tableau:
+            if up:
+                passive = w.game.movement_card(card).passive
+                influence, messaging, agitation = (influence + passive.influence, messaging + passive.messaging,
+                                                   agitation + passive.agitation)
+        for number in w.achieved:
+            passive = w.game.goal(number).passive
+            influence, messaging, agitation = (influence + passive.influence, messaging + passive.messaging,
+                                               agitation + passive.agitation)
+        movement.gain(w, influence, messaging, agitation)
+
+    return ((movement, "pacing_passives", pacing_passives),)
+
+
+def pacing_refreshes_first() -> tuple[Patch, ...]:
+    def pacing_passives(w: Work) -> None:
+        # Pacing flips the Refresh passives' cards face up first, so the flipped cards' passives count too.
+        game = w.game
+        movement.refresh(w, sum(game.movement_card(c).passive.refresh for c, up in w.tableau if up))
+        passives = [game.movement_card(c).passive for c, up in w.tableau if up]
+        passives += [game.goal(number).passive for number in w.achieved]
+        movement.gain(w, sum(p.influence for p in passives), sum(p.messaging for p in passives),
+                      sum(p.agitation for p in passives))
+
+    return ((movement, "pacing_passives", pacing_passives),)

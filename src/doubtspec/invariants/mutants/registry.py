@@ -1,0 +1,261 @@
+"""The registry of hand-written mutants, by name, in the order they were added (the order tests and tools list
+them in); each one's patches live in the module of the rules it breaks."""
+
+from __future__ import annotations
+
+from doubtspec.invariants.mutants import (
+    company_buy,
+    company_play,
+    lobbying,
+    movement_goals,
+    movement_market,
+    movement_play,
+    rejections,
+    reshuffle,
+    setup,
+)
+from doubtspec.invariants.mutants.mutant import Mutant
+
+MUTANTS: dict[str, Mutant] = {m.name: m for m in (
+    Mutant("scoring-slip", "Scoring keeps half the Adults rounded down instead of up.",
+           ("scoring.demographics", "rule.draw-offers"), reshuffle.scoring_slip),
+    Mutant("token-from-nothing", "Pass gives the Movement an Influence token that does not come from the supply.",
+           ("tokens.influence", "rule.pass"), movement_play.token_from_nothing),
+    Mutant("ban-ignored", "Bans are ignored: banned cards can be played and banned Reserve cards trigger.",
+           ("ban.play", "reject.banned", "ban.reserve-trigger", "ban.offers"), company_play.ban_ignored),
+    Mutant("hand-limit-off-by-one", "The Movement may buy with one card more than its hand limit.",
+           ("hand.movement", "reject.full-hand", "hand.movement-buy-offers"), movement_play.hand_limit_off_by_one),
+    Mutant("doubt-top-down", "Messaging removes Doubt at the top spaces' printed costs instead of the bottom's.",
+           ("doubt.order", "doubt.messaging-offers"), movement_goals.doubt_top_down),
+    Mutant("card-duplicated", "A bought card is put into the discard pile twice.",
+           ("cards.company",), company_buy.card_duplicated),
+    Mutant("profit-victory-ignored", "Holding 70 Profit at the end of a Reshuffle does not win.",
+           ("outcome.profit-victory", "outcome.profit-offers"), reshuffle.profit_victory_ignored),
+    Mutant("profit-victory-above-target", "Only more than 70 Profit at the end of a Reshuffle wins, not 70 itself.",
+           ("outcome.profit-offers",), reshuffle.profit_victory_above_target),
+    Mutant("banned-cards-pay-nothing", "Banned cards in the Company's hand cannot be spent as Budget for a buy.",
+           ("rule.buy-offers",), company_buy.banned_cards_pay_nothing),
+    Mutant("trash-at-face-value", "Cards from the trash pile cost their Budget, without the extra one.",
+           ("rule.buy", "rule.buy-offers"), company_buy.trash_at_face_value),
+    Mutant("reshuffle-at-five", "A deck of exactly five cards triggers a Reshuffle at the Draw Phase.",
+           ("rule.draw-phase", "rule.draw-offers"), reshuffle.reshuffle_at_five),
+    Mutant("reserve-trashed-left-to-right",
+           "The Reshuffle puts the Reserve into the trash from left to right, skipping its effects.",
+           ("rule.draw-phase", "rule.draw-offers"), reshuffle.reserve_trashed_left_to_right),
+    Mutant("bonus-from-flipped", "Tableau Bonuses are taken from the end card even when it is flipped.",
+           ("rule.movement-play",), movement_play.bonus_from_flipped),
+    Mutant("play-one-cheaper", "The Movement pays one Influence less than the price for every play and buy.",
+           ("rule.movement-play", "rule.movement-buy"), movement_play.play_one_cheaper),
+    Mutant("restriction-withheld", "Achieving a Goal does not add its Restriction card to the Company's discard.",
+           ("rule.goal", "rule.goal-offers", "rule.lobbied-goal-offers"),
+           movement_goals.restriction_withheld),
+    Mutant("pays-only-unequal", "The Economic Defeat check takes a hand worth exactly a card's cost for one that "
+           "cannot pay it, and one worth less for one that can.", ("outcome.defeat-boundary-offers",),
+           company_buy.pays_only_unequal),
+    Mutant("restriction-from-empty-pile",
+           "A Goal takes its Restriction card from the pile without looking whether one is left.",
+           ("rule.goal", "rule.goal-offers"), movement_goals.restriction_from_empty_pile),
+    Mutant("star-at-thirteen", "A Reshuffle scoring exactly the star threshold earns no star.",
+           ("scoring.demographics", "rule.reshuffle-offers", "rule.draw-offers"), reshuffle.star_at_thirteen),
+    Mutant("four-lobbies", "A card may hold four Profit tokens of Lobbying.",
+           ("lobby.limit", "lobby.offers"), lobbying.four_lobbies),
+    Mutant("short-hand-kept", "A Reshuffle that refills the hand to one card short does not marginalize.",
+           ("hand.marginalization-offers",), reshuffle.short_hand_kept),
+    Mutant("defeat-ignores-bans", "The Economic Defeat check at the start of the turn counts banned cards.",
+           ("outcome.economic-defeat", "outcome.defeat-offers"), company_buy.defeat_ignores_bans),
+    Mutant("banned-reserve-triggers", "Banned Reserve cards still trigger on a matching play.",
+           ("ban.reserve-trigger", "ban.trigger-offers"), company_play.banned_reserve_triggers),
+    Mutant("banned-reshuffle-effects", "A banned Reserve card's reshuffle effects still resolve.",
+           ("scoring.demographics", "ban.reshuffle-offers", "ban.silent-reshuffle-offers"),
+           reshuffle.banned_reshuffle_effects),
+    Mutant("removed-card-to-hand", "The card removed from a full Tableau goes to the hand, not the discard pile.",
+           ("rule.movement-play", "tableau.full-offers"), movement_play.removed_card_to_hand),
+    Mutant("pacing-without-refresh", "Pacing gains the token passives but not the Refresh passives.",
+           ("rule.pacing", "rule.pacing-offers"), movement_market.pacing_without_refresh),
+    Mutant("progress-not-credited", "The Agitation offered for a Goal ignores the Agitation already on it.",
+           ("rule.agitation-offers",), movement_goals.progress_not_credited),
+    Mutant("unlobby-next-space", "Taking back a Market card's Lobbying takes the next space's Profit instead.",
+           ("rule.unlobby", "rule.unlobby-offers"), lobbying.unlobby_next_space),
+    Mutant("organize-wrong-end", "The free play of Organize goes to the other end of the Tableau.",
+           ("rule.organize-play", "rule.organize-offers"), movement_market.organize_wrong_end),
+    Mutant("organize-one-end", "Organize's free play is offered at the right end only.",
+           ("rule.organize-offers",), movement_market.organize_one_end),
+    Mutant("organize-removes-below-limit", "Organize's free play removes a Tableau card even below the limit.",
+           ("rule.organize-offers", "tableau.removal-offers"), movement_market.organize_removes_below_limit),
+    Mutant("shredding-does-nothing", "A trash-from-hand effect offers no card to trash, so it resolves to nothing.",
+           ("rule.trash-offers",), company_play.shredding_does_nothing),
+    Mutant("supply-overdrawn", "A gain larger than the supply takes it all, leaving the supply below zero.",
+           ("tokens.exhausted-offers",), company_play.supply_overdrawn),
+    Mutant("victims-overdrawn", "A Victims gain larger than the supply still places every Victim it asks for.",
+           ("tokens.exhausted-step",), company_play.victims_overdrawn),
+    Mutant("buy-only-when-full", "The Movement may buy only with a full hand (never, in effect).",
+           ("hand.movement-buy-offers",), movement_play.buy_only_when_full),
+    Mutant("draw-never-ready", "A draw from a deck with cards is never offered and never dropped: the step loops.",
+           ("contract.no-crash",), company_play.draw_never_ready),
+    Mutant("reshuffle-before-drawing", "The Reshuffle Sequence runs before the deck's last cards are drawn, "
+           "although ruling draw-order says draw first.", ("rule.draw-phase", "rule.draw-offers"),
+           reshuffle.reshuffle_before_drawing),
+    Mutant("reshuffle-first-ignored", "Under ruling draw-order=reshuffle-first the deck's last cards are still drawn "
+           "before the Sequence (caught only by the ruling variants).", ("rule.draw-phase", "rule.draw-offers"),
+           reshuffle.reshuffle_first_ignored),
+    Mutant("draw-without-reshuffle", "A card's draw in the Play Phase with the deck empty draws nothing, instead of "
+           "reshuffling the discards without the Sequence.", ("rule.empty-draw-offers",),
+           company_play.draw_without_reshuffle),
+    Mutant("spent-market-deck-waits", "With the Market deck and the Movement's discards spent, an empty Market "
+           "space still waits for a card, and the game stalls.", ("rule.organize-offers",),
+           movement_market.spent_market_deck_waits),
+    Mutant("lobby-without-profit", "A Lobby effect offers cards to put Profit on when the Company has none.",
+           ("lobby.offers",), lobbying.lobby_without_profit),
+    Mutant("messaging-icons-reused", "Under ruling messaging-zones=any-zones the Messaging goes on to the next Zone "
+           "with all its icons again, not with those left over (caught only by the ruling variants).",
+           ("rule.messaging", "doubt.messaging-tokens-offers"), movement_goals.messaging_icons_reused),
+    Mutant("trigger-timing-swapped", "A standard play's trigger fires before the card's own effects, although "
+           "ruling trigger-timing says after them.", ("rule.trigger-timing",), company_play.trigger_timing_swapped),
+    Mutant("unlobby-after-play", "Lobbying can be taken back after the turn's first play, until the first buy.",
+           ("rule.unlobby-offers",), lobbying.unlobby_after_play),
+    Mutant("removed-card-to-market-deck", "A Market card the Company removes goes back into the Market deck.",
+           ("rule.remove-market", "rule.remove-market-offers"), lobbying.removed_card_to_market_deck),
+    Mutant("removed-card-lobbying-to-company", "A Market card the Company removes gives its Lobbying to the "
+           "Company's Profit instead of the supply.", ("rule.remove-market", "rule.remove-market-offers"),
+           lobbying.removed_card_lobbying_to_company),
+    Mutant("unlobby-once-per-game", "The Company's removal of Lobbying is never allowed again once made: the "
+           "turn's start does not clear it.", ("rule.company-turn-start", "rule.company-turn-start-offers"),
+           lobbying.unlobby_once_per_game),
+    Mutant("profit-before-draw", "A Reshuffle counts the Profit before the draw at step D, so a Company short of "
+           "cards wins on Profit instead of being Marginalized.", ("outcome.profit-offers", "outcome.profit-victory"),
+           reshuffle.profit_before_draw),
+    Mutant("banned-staying-card-resolves", "Under ruling banned-reserve=stays-honoured a banned Reserve card that "
+           "stays also resolves its reshuffle effects (caught only by the ruling variants).",
+           ("ban.silent-reshuffle-offers",), reshuffle.banned_staying_card_resolves),
+    Mutant("reserve-matched-by-standard-icon", "A Reserve card is matched by its standard side's icon, so one whose "
+           "sides show different icons never activates.", ("rule.trigger-offers", "rule.company-play"),
+           company_play.reserve_matched_by_standard_icon),
+    Mutant("goal-victory-only-exact", "A Goal that takes the Movement past the Goal points to win, not exactly to "
+           "them, lets the game go on.", ("outcome.goal-victory-offers",), movement_goals.goal_victory_only_exact),
+    Mutant("no-flips", "The Movement is never offered to pay by flipping face-up cards.",
+           ("rule.flip-offers", "tableau.full-offers"), movement_play.no_flips),
+    Mutant("effect-once", "An effect that needs a choice per token (Doubt, Lobbying) resolves only one token.",
+           ("rule.doubt-count-offers", "lobby.distinct-offers"), company_play.effect_once),
+    Mutant("first-payments-only", "Of the ways to pay a play with the same number of cards, only the first is offered.",
+           ("rule.payment-offers",), company_play.first_payments_only),
+    Mutant("superfluous-flips", "Two face-up cards are offered to pay together when the larger alone covers the cost.",
+           ("rule.influence-payment-offers", "tableau.full-offers"), movement_play.superfluous_flips),
+    Mutant("removed-card-pays", "The card a play into a full Tableau removes may still be flipped to pay for it.",
+           ("tableau.full-offers",), movement_play.removed_card_pays),
+    Mutant("action-icons-face-down", "Messaging, Agitation and Research count the icons of face-down Tableau cards "
+           "too.", ("rule.action-icons-offers", "rule.movement-buy"), movement_market.action_icons_face_down),
+    Mutant("hand-goals-do-not-stack", "Two hand-size Goals raise the Movement's hand limit by one, not two.",
+           ("hand.movement-buy-offers",), movement_play.hand_goals_do_not_stack),
+    Mutant("agitation-needs-two", "A Goal is offered only with two Agitation or more from icons and tokens.",
+           ("rule.agitation-offers", "rule.goal-offers", "rule.lobbied-goal-offers"),
+           movement_goals.agitation_needs_two),
+    Mutant("agitation-forced", "An Agitation cannot be declined once a Goal is offered.", ("rule.agitation-offers",),
+           movement_goals.agitation_forced),
+    Mutant("messaging-goes-on", "A Messaging goes on to another Zone with its icons left over under messaging-zones="
+           "one-zone.", ("rule.messaging", "doubt.messaging-tokens-offers"), movement_goals.messaging_goes_on),
+    Mutant("victims-discounted", "Each Victim a Messaging removes lowers its price by one instead of raising it.",
+           ("doubt.order", "doubt.messaging-tokens-offers"), movement_goals.victims_discounted),
+    Mutant("lobbying-not-charged", "A Movement buy pays the space's cost without one Influence per Profit on the card.",
+           ("rule.movement-buy", "rule.lobbied-buy-offers"), movement_market.lobbying_not_charged),
+    Mutant("lobby-same-card-twice", "The second token of a Lobby effect may go on the card its first went on.",
+           ("lobby.distinct-offers",), lobbying.lobby_same_card_twice),
+    Mutant("company-moves-first", "Set-Up ends with the Company's turn, not the Movement's.",
+           ("rule.first-turn",), setup.company_moves_first),
+    Mutant("draw-reshuffles-early", "A draw in the Play Phase reshuffles the discards into the deck as soon as the "
+           "deck holds fewer cards than it draws.", ("rule.empty-draw-offers",), company_play.draw_reshuffles_early),
+    Mutant("pass-counts-face-down", "Pass gives two Influence only with no Tableau card at all, face down ones "
+           "included, as if pass-bonus=no-influence counted them, whatever the ruling.", ("rule.pass-offers",),
+           movement_play.pass_counts_face_down),
+    Mutant("victims-all-or-nothing", "A Victims effect larger than what the supply holds places none instead of "
+           "what remains.", ("rule.short-supply-offers", "rule.company-play"), company_play.victims_all_or_nothing),
+    Mutant("discount-leftover-kept", "A discount larger than the card bought keeps the rest for the next buy.",
+           ("rule.buy-offers", "rule.buy"), company_buy.discount_leftover_kept),
+    Mutant("rounds-from-two", "The Movement's first turn is counted as round 2 (ruling turn-numbering says 1).",
+           ("rule.turn-numbering",), setup.rounds_from_two),
+    Mutant("ban-blamed-on-payment", "A banned card's standard play is rejected naming its payment, not the ban.",
+           ("reject.banned", "reject.banned-offers"), rejections.ban_blamed_on_payment),
+    Mutant("out-of-turn-blamed-on-the-action", "A Company action on the Movement's turn is rejected citing the "
+           "Company's own rules, not the Movement's turn.", ("reject.out-of-turn",),
+           rejections.out_of_turn_blamed_on_the_action),
+    Mutant("buy-out-of-phase-blamed-on-buying", "A Company buy in its Play Phase is rejected naming the rules on "
+           "buying, not the order of the Company's turn.", ("reject.wrong-phase",),
+           rejections.buy_out_of_phase_blamed_on_buying),
+    Mutant("unpaid-play-blamed-on-a-ban", "A play the payment does not cover is rejected naming a ban, not the "
+           "payment.", ("reject.unpaid-play",), rejections.unpaid_play_blamed_on_a_ban),
+    Mutant("turn-left-unsaid", "An action out of turn is rejected citing the right turn, with a reason that does not "
+           "say whose turn it is.", ("reject.out-of-turn",), rejections.turn_left_unsaid),
+    Mutant("empty-space-blamed-on-payment", "A buy from an empty Market space is rejected naming its payment, not "
+           "the empty space.", ("reject.empty-space",), rejections.empty_space_blamed_on_payment),
+    Mutant("icons-or-tokens", "A Messaging's icons and tokens do not add up: it may spend the larger of the two.",
+           ("doubt.messaging-tokens-offers",), movement_goals.icons_or_tokens),
+    Mutant("part-of-column-clears-it", "Messaging that removes the bottom part of a column's Doubt clears the whole "
+           "column.", ("doubt.order", "doubt.messaging-tokens-offers"), movement_goals.part_of_column_clears_it),
+    Mutant("progress-not-returned", "Achieving a Goal returns the Agitation tokens spent, but not those already on "
+           "the Goal.", ("rule.goal", "rule.goal-offers"), movement_goals.progress_kept_on_achieving),
+    Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
+           ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), company_play.empty_draw_stalls),
+    Mutant("organize-takes-first", "Organize takes the space's card before refilling, so its own space is refilled "
+           "at once.", ("rule.organize-offers",), movement_market.organize_takes_first),
+    Mutant("market-deck-not-renewed", "A spent Market deck is not renewed from the Movement's discards: the spaces "
+           "stay empty.", ("rule.organize-offers", "rule.pacing-offers", "rule.pacing-refill"),
+           movement_market.market_deck_not_renewed),
+    Mutant("icons-not-left-on-goal", "An Agitation that does not achieve its Goal leaves only its tokens on it, not "
+           "the icons converted.", ("rule.goal", "rule.lobbied-goal-offers"), movement_goals.icons_not_left_on_goal),
+    Mutant("goal-lobbying-not-charged", "Achieving a Goal compares the Agitation with its printed cost, without the "
+           "Profit lobbied onto it.", ("rule.goal", "rule.lobbied-goal-offers"),
+           movement_goals.goal_lobbying_not_charged),
+    Mutant("pacing-refreshes-first", "Pacing flips the Refresh passives' cards before gaining the token passives, "
+           "so the flipped cards' passives count too.", ("rule.pacing", "rule.pacing-offers"),
+           movement_market.pacing_refreshes_first),
+    Mutant("second-lobbying-toggles", "Lobbying a card that holds one Profit takes it away instead of adding a "
+           "second.", ("lobby.distinct-offers", "lobby.moves"), lobbying.second_lobbying_toggles),
+    Mutant("marginalized-game-not-over", "A Marginalization ends the game but leaves it in the Draw Phase with the "
+           "refill of the hand pending.", ("hand.marginalization-offers", "liveness.actions"),
+           reshuffle.marginalized_game_not_over),
+    Mutant("restriction-from-trash", "With the Restrictions pile empty, a Goal takes a Restriction card from the "
+           "trash pile.", ("rule.goal", "rule.goal-offers"), movement_goals.restriction_from_trash),
+    Mutant("lobby-forced", "A Lobby effect's token cannot be skipped once a card may take it.", ("lobby.offers",),
+           lobbying.lobby_forced),
+    Mutant("loopholes-wakes-banned-reserve", "With Loopholes in the Reserve, banned Reserve cards trigger as if not "
+           "banned.", ("ban.trigger-offers",), company_play.loopholes_wakes_banned_reserve),
+    Mutant("profit-victory-every-turn", "The 70 Profit win at the end of any Draw Phase, not only one with a "
+           "Reshuffle.", ("outcome.profit-offers",), reshuffle.profit_victory_every_turn),
+    Mutant("refresh-spares-paid-cards", "A Refresh buy turns the leftmost face-down card other than those just "
+           "flipped to pay for it.", ("rule.refresh-offers", "rule.movement-buy"),
+           movement_market.refresh_spares_paid_cards),
+    Mutant("trash-not-counted-for-defeat", "Ending the Play Phase is Economic Defeat when only a trash card could be "
+           "bought.", ("outcome.trash-defeat-offers", "outcome.economic-defeat"),
+           company_buy.trash_not_counted_for_defeat),
+    Mutant("goals-set-aside-dealt-first", "G7-G9 lie on top of their half of the Goals, so they fill the first places "
+           "of the structure.", ("rule.chance-offers",), setup.goals_set_aside_dealt_first),
+    Mutant("declined-agitation-banked", "Declining an Agitation keeps its icon Agitation as tokens.",
+           ("rule.skip-offers", "rule.skip"), movement_goals.declined_agitation_banked),
+    Mutant("pass-only-when-stuck", "Pass is offered only when the Movement can neither play nor buy.",
+           ("rule.pass-offers",), movement_play.pass_only_when_stuck),
+    Mutant("refresh-bonus-cascades", "The card a Refresh Bonus turns up between the new card and its neighbour pays "
+           "its own aligned Bonuses.", ("rule.refresh-bonus-offers", "rule.movement-play"),
+           movement_play.refresh_bonus_cascades),
+    Mutant("reshuffle-effects-keep-card", "A Reserve card with reshuffle effects stays in the Reserve at a Reshuffle.",
+           ("rule.reserve-resolve-offers",), reshuffle.reshuffle_effects_keep_card),
+    Mutant("chart-counts-reserve-profit", "The chart's row and the star count the Profit the Reserve scores in step C "
+           "too.", ("rule.reserve-resolve-offers",), reshuffle.chart_counts_reserve_profit),
+    Mutant("loopholes-play-wakes-nothing", "A banned card played through Loopholes activates no Reserve card.",
+           ("rule.trigger-offers", "rule.company-play"), company_play.loopholes_play_wakes_nothing),
+    Mutant("turn-opens-in-buy", "A Company that cannot play starts its turn in the Buy Phase and loses only if it "
+           "cannot buy either.", ("outcome.defeat-offers", "outcome.economic-defeat", "rule.company-turn-start"),
+           company_buy.turn_opens_in_buy),
+    Mutant("reshuffle-first-deck-drawn-first", "Under draw-order=reshuffle-first the deck's last cards are drawn after "
+           "step C, before the discards join the deck.", ("rule.draw-phase", "rule.draw-offers"),
+           reshuffle.reshuffle_first_deck_drawn_first),
+    Mutant("short-deck-drawn-out", "A draw in the Play Phase with a short deck draws what the deck holds and stops.",
+           ("rule.empty-draw-offers",), company_play.short_deck_drawn_out),
+    Mutant("doubt-left-column-first", "A Doubt effect fills its group's left column first.", ("doubt.group-offers",),
+           company_play.doubt_left_column_first),
+    Mutant("reshuffle-lobby-from-supply", "A Lobby at a Reshuffle takes its token from the supply, not the Company.",
+           ("rule.reserve-resolve-offers",), reshuffle.reshuffle_lobby_from_supply),
+    Mutant("reserve-right-to-left", "The Reserve cards a play activates resolve from right to left.",
+           ("rule.trigger-offers", "rule.trigger-timing", "rule.company-play"), company_play.reserve_right_to_left),
+    Mutant("organize-skips-full-tableau", "With the Tableau full, Organize offers no free play, only Skip.",
+           ("tableau.full-offers", "rule.organize-offers"), movement_market.organize_skips_full_tableau),
+)}
+"""Every mutant by name."""

@@ -1,0 +1,46 @@
+"""Breakages of Set-Up and of the turn order: who moves first, how rounds are counted, how the Goals are dealt."""
+
+from __future__ import annotations
+
+from doubtspec.invariants.mutants.mutant import Patch
+from doubtspec.model import engine, legal, movement
+from doubtspec.model.state import GameState, Phase
+from doubtspec.model.steps import DealGoal, StartCompanyTurn, StartMovementTurn, Step
+from doubtspec.model.work import Work
+
+
+def company_moves_first() -> tuple[Patch, ...]:
+    original = engine._run_auto
+
+    def _run_auto(w: Work, step: Step) -> None:
+        # Set-Up ends with the Company's turn; the Movement's first turn follows it.
+        if isinstance(step, StartMovementTurn) and w.phase is Phase.SETUP:
+            step = StartCompanyTurn()
+        original(w, step)
+
+    return ((engine, "_run_auto", _run_auto),)
+
+
+def rounds_from_two() -> tuple[Patch, ...]:
+    original = engine._run_auto
+
+    def _run_auto(w: Work, step: Step) -> None:
+        original(w, step)
+        # The first Movement turn is counted as round 2, so every round after it is one off too.
+        if isinstance(step, StartMovementTurn) and w.round == 1:
+            w.round = 2
+
+    return ((engine, "_run_auto", _run_auto),)
+
+
+def goals_set_aside_dealt_first() -> tuple[Patch, ...]:
+    original = legal.chance_values
+
+    def chance_values(state: GameState, step: Step) -> tuple[int, ...]:
+        # G7-G9 are laid on top of their half instead of shuffled into it, so they fill the first places.
+        values = original(state, step)
+        if isinstance(step, DealGoal) and step.slot < movement.UPPER_STACK_PLACES:
+            return tuple(g for g in values if g >= 7) or values
+        return values
+
+    return ((legal, "chance_values", chance_values), (engine, "chance_values", chance_values))
