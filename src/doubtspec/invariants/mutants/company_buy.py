@@ -93,3 +93,13 @@ def turn_opens_in_buy() -> tuple[Patch, ...]:
             w.phase = Phase.COMPANY_BUY
 
     return ((engine, "_run_auto", run_auto),)
+
+
+def one_buy_per_turn() -> tuple[Patch, ...]:
+    original = legal.company_buys
+
+    def company_buys(state: GameState) -> list[Action]:
+        # "Buy at least one card" read as exactly one: after the first buy only the end of the phase is offered.
+        return [] if state.buys else original(state)
+
+    return ((legal, "company_buys", company_buys),)

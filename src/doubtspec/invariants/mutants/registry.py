@@ -257,5 +257,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.trigger-offers", "rule.trigger-timing", "rule.company-play"), company_play.reserve_right_to_left),
     Mutant("organize-skips-full-tableau", "With the Tableau full, Organize offers no free play, only Skip.",
            ("tableau.full-offers", "rule.organize-offers"), movement_market.organize_skips_full_tableau),
+    Mutant("one-buy-per-turn", "The Buy Phase offers only its end once a card is bought.", ("rule.buy-offers",),
+           company_buy.one_buy_per_turn),
 )}
 """Every mutant by name."""

@@ -132,15 +132,17 @@ def _buy(before: GameState, action: Action, after: GameState) -> str | None:
 
 
 def _buy_offers(state: GameState) -> str | None:
-    """At the start of each Buy Phase, price every card on offer just within and just beyond the hand's Budget.
+    """At every rest of a Buy Phase, price every card on offer just within and just beyond the hand's Budget.
 
     Trash-pile cards and exact prices are rare in generated games; a discount set so that each card costs
     the hand's Budget exactly, and one more, asks the engine's legality about both sides of every price.
     A discount beyond the whole price leaves it at zero (the trash pile's extra one included), so the card
     is bought with no payment at all. In odd rounds every kind in the hand is banned first: banned cards
-    still pay, so the prices come out the same.
+    still pay, so the prices come out the same. The Company buys cards one at a time for as long as its hand
+    pays (On Your Go, Buy Phase), so the same holds after each buy: a reading that ends the phase after one buy
+    passes every check made before the first.
     """
-    if not at_rest(state) or state.phase is not Phase.COMPANY_BUY or state.buys:
+    if not at_rest(state) or state.phase is not Phase.COMPANY_BUY:
         return None
     total = budget_of(state, state.c_hand)
     budget = state.game.budget
