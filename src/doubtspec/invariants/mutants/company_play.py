@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from doubtspec.invariants.mutants.mutant import Patch
 from doubtspec.model import company, engine, legal
-from doubtspec.model.actions import Action
+from doubtspec.model.actions import Action, PlayReserve
 from doubtspec.model.cards import AddDoubt, AddVictims, CompanyEffect, DrawCards, Icon, NamedEffect, TokenKind, Trigger
 from doubtspec.model.game import Game
 from doubtspec.model.state import TOKEN_INDEX, GameState
@@ -253,3 +253,14 @@ def draw_never_ready() -> tuple[Patch, ...]:
         return original(w, step)
 
     return ((engine, "_chance_ready", chance_ready),)
+
+
+def reserve_before_first_play() -> tuple[Patch, ...]:
+    original = legal.company_plays
+
+    def company_plays(state: GameState) -> list[Action]:
+        # The Reserve read as filled before the turn's first play: later plays go to the standard side only.
+        actions = original(state)
+        return [a for a in actions if not isinstance(a, PlayReserve)] if state.plays else actions
+
+    return ((legal, "company_plays", company_plays),)

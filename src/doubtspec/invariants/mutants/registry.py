@@ -259,5 +259,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("tableau.full-offers", "rule.organize-offers"), movement_market.organize_skips_full_tableau),
     Mutant("one-buy-per-turn", "The Buy Phase offers only its end once a card is bought.", ("rule.buy-offers",),
            company_buy.one_buy_per_turn),
+    Mutant("reserve-before-first-play", "Once a card is played, no card in hand is offered for the Reserve.",
+           ("rule.payment-offers",), company_play.reserve_before_first_play),
 )}
 """Every mutant by name."""

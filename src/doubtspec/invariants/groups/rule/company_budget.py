@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import cast
 
-from doubtspec.invariants.derived import MEMO_SIZE, at_rest, budget_of, buy_costs, legal, memo, replace
+from doubtspec.invariants.derived import MEMO_SIZE, at_rest, budget_of, buy_costs, legal, loopholes, memo, replace
 from doubtspec.invariants.groups.rule.frame import minus, sorted_cards, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
@@ -42,28 +42,35 @@ def _payments(state: GameState, others: tuple[int, ...], cost: int, minimal: boo
     return result
 
 
-def payment_applies(state: GameState) -> bool:
-    """The start of the Company's Play Phase, nothing pending (where `rule.payment-offers` asks its question)."""
-    return at_rest(state) and state.phase is Phase.COMPANY_PLAY and not state.plays
+def _play_phase_rest(state: GameState) -> bool:
+    """Any rest of the Company's Play Phase, before its first play or after any (where `rule.payment-offers` asks)."""
+    return at_rest(state) and state.phase is Phase.COMPANY_PLAY
 
 
 def _payment_offers(state: GameState) -> str | None:
-    """At the start of each Play Phase, every way to pay for each play the engine offers is offered.
+    """At every rest of a Play Phase, each card in hand is offered for each side it may be played with, and with
+    every way to pay for it.
 
     Spending Budget (ruling budget-payment): a play is paid with a set of the other hand cards whose
     Budget covers the cost, from which (under the default `minimal`) no card can be dropped. For each
-    card and side the engine offers at all, the payments it offers must be exactly those sets,
-    enumerated here from the card data. Asked of the hand dealt and, as a what-if, of the same hand
-    short of its last card: a full hand leaves an even number of other cards beside each play, and
-    a rule that fails only for an odd number (a set of all the others left out) would go unseen.
+    card in hand and each of its sides, the payments the engine offers must be exactly those sets,
+    enumerated here from the card data, or none where the side may not be played (a banned kind, its
+    standard side only through Loopholes: Company Interference). Asked after every play as well as before
+    the first: the Play Phase goes on for as long as the hand pays (On Your Go), so a rule that changes once
+    a card has been played (a Reserve filled only first, fewer payers later) passes a check of the first
+    play alone. Before the first play it is also asked, as a what-if, of the same hand short of its last
+    card: a full hand leaves an even number of other cards beside each play, and a rule that fails only
+    for an odd number (a set of all the others left out) would go unseen.
     """
-    if not payment_applies(state):
+    if not _play_phase_rest(state):
         return None
     message = _payments_offered(state)
-    if message is None and len(state.c_hand) >= 2:
+    if message is None and not state.plays and len(state.c_hand) >= 2:
         message = _payments_offered(replace(state, c_hand=state.c_hand[:-1]))
         if message is not None:
             message = f"with the hand short of its last card: {message}"
+    if message is not None and state.plays:
+        message = f"after {state.plays} plays: {message}"
     return message
 
 
@@ -74,17 +81,27 @@ def _payments_offered(state: GameState) -> str | None:
     for action in legal(state):
         if isinstance(action, PlayStandard | PlayReserve):
             offered.setdefault((type(action), action.card), set()).add(frozenset(action.pay))
-    for (kind, card), pays in offered.items():
+    for kind, card in offered:
         data = state.game.company_card(card)
-        side = data.standard if kind is PlayStandard else data.reserve
-        if side is None:
+        if (data.standard if kind is PlayStandard else data.reserve) is None:
             return f"a {kind.__name__} of card {card}, which has no such side, is offered"
-        expected = _payments(state, tuple(c for c in state.c_hand if c != card), side.cost, minimal)
-        if pays != expected:
-            missing = sorted(sorted(p) for p in expected - pays)
-            extra = sorted(sorted(p) for p in pays - expected)
-            return (f"{kind.__name__} of card {card} (cost {side.cost}) is offered with payments missing {missing} "
-                    f"and extra {extra}")
+    through_loopholes = loopholes(state)
+    for card in dict.fromkeys(state.c_hand):
+        data = state.game.company_card(card)
+        banned = data.kind in state.banned
+        for kind, side, playable in ((PlayStandard, data.standard, not banned or through_loopholes),
+                                     (PlayReserve, data.reserve, not banned)):
+            if side is None:
+                continue
+            expected = _payments(state, minus(state.c_hand, (card,)), side.cost, minimal) if playable \
+                else frozenset()
+            pays = offered.get((kind, card), set())
+            if pays != expected:
+                missing = sorted(sorted(p) for p in expected - pays)
+                extra = sorted(sorted(p) for p in pays - expected)
+                why = "" if playable else f" (its kind {data.kind} is banned)"
+                return (f"{kind.__name__} of card {card} (cost {side.cost}){why} is offered with payments missing "
+                        f"{missing} and extra {extra}")
     return None
 
 
@@ -186,9 +203,11 @@ def _buy_offers(state: GameState) -> str | None:
 
 
 INVARIANTS: tuple[Invariant, ...] = (
-    StateInvariant("rule.payment-offers", "Each play is offered with every set of other hand cards that pays its "
-                   "cost (none superfluous, under ruling budget-payment=minimal), and no other.",
-                   (S.SPENDING_BUDGET,), _payment_offers, payment_applies),
+    StateInvariant("rule.payment-offers", "At every rest of the Play Phase, each card in hand is offered for each "
+                   "side it may be played with (banned kinds only through Loopholes, and never to the Reserve), with "
+                   "every set of other hand cards that pays its cost (none superfluous, under ruling "
+                   "budget-payment=minimal), and no other.",
+                   (S.SPENDING_BUDGET, S.COMPANY_INTERFERENCE), _payment_offers, _play_phase_rest),
     TransitionInvariant("rule.buy", "A buy takes the offered card, pays its Budget (plus one from the trash, less "
                         "discounts) and puts card and payment in the discard pile; nothing else changes.",
                         (S.BUYING_CARDS, S.SPENDING_BUDGET), _buy),

@@ -4,7 +4,6 @@ play's Victims or Profit, Doubt placed one token at a time, and a trash from the
 from __future__ import annotations
 
 from doubtspec.invariants.derived import ONE_STEP_EFFECTS, at_rest, from_card_data, replace
-from doubtspec.invariants.groups.rule.company_budget import payment_applies
 from doubtspec.invariants.groups.rule.company_play import PLAY_STEPS, company_play_check, moved_to_play
 from doubtspec.invariants.groups.rule.frame import sorted_cards, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant
@@ -39,6 +38,11 @@ _SHORT_SUPPLY_CARDS = 2
 """Cards one `rule.short-supply-offers` check plays (in turn with the round)."""
 
 
+def _play_phase_start(state: GameState) -> bool:
+    """The start of the Company's Play Phase, nothing pending (where `rule.short-supply-offers` asks)."""
+    return at_rest(state) and state.phase is Phase.COMPANY_PLAY and not state.plays
+
+
 def _short_supply_offers(state: GameState) -> str | None:
     """At the start of each Play Phase, play a card that takes two or more Victims or Profit with a supply that
     holds fewer.
@@ -49,7 +53,7 @@ def _short_supply_offers(state: GameState) -> str | None:
     with the round) is moved into the hand with no Reserve and no ban, and played with each supply from one
     token up to one short of what it takes; `rule.company-play` checks where every token went.
     """
-    if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
+    if not _play_phase_start(state):
         return None
     cards = _short_supply_cards(state)
     for k in range(min(_SHORT_SUPPLY_CARDS, len(cards))):
@@ -177,7 +181,7 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.short-supply-offers", "A play that takes more Victims or Profit than the supply holds "
                    "takes what is left, its effects in order: the first ones get the last tokens (checked by "
                    "`rule.company-play`).", (S.ADDING_VICTIMS, S.STANDARD_EFFECTS, S.COMPANY_SETUP),
-                   _short_supply_offers, payment_applies),
+                   _short_supply_offers, _play_phase_start),
     StateInvariant("rule.doubt-count-offers", "A play whose Doubt effects place two or more tokens places each of "
                    "them, one choice each.", (S.STANDARD_EFFECTS,), _doubt_count_offers),
     StateInvariant("rule.trash-offers", "Resolving a trash-from-hand effect offers each hand card once, and "
