@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from doubtspec.invariants.mutants.mutant import Patch
 from doubtspec.model import company, engine, legal
-from doubtspec.model.actions import Action, PlayReserve
+from doubtspec.model.actions import Action, EndPlay, PlayReserve, PlayStandard
 from doubtspec.model.cards import AddDoubt, AddVictims, CompanyEffect, DrawCards, Icon, NamedEffect, TokenKind, Trigger
 from doubtspec.model.game import Game
 from doubtspec.model.state import TOKEN_INDEX, GameState
@@ -264,3 +264,16 @@ def reserve_before_first_play() -> tuple[Patch, ...]:
         return [a for a in actions if not isinstance(a, PlayReserve)] if state.plays else actions
 
     return ((legal, "company_plays", company_plays),)
+
+
+def play_while_you_can() -> tuple[Patch, ...]:
+    original = legal.phase_actions
+
+    def phase_actions(state: GameState) -> list[Action]:
+        # "Play at least one card" read as "play while you can": the Play Phase ends only when nothing is playable.
+        actions = original(state)
+        if any(isinstance(a, PlayStandard | PlayReserve) for a in actions):
+            return [a for a in actions if not isinstance(a, EndPlay)]
+        return actions
+
+    return ((legal, "phase_actions", phase_actions), (engine, "phase_actions", phase_actions))

@@ -261,5 +261,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            company_buy.one_buy_per_turn),
     Mutant("reserve-before-first-play", "Once a card is played, no card in hand is offered for the Reserve.",
            ("rule.payment-offers",), company_play.reserve_before_first_play),
+    Mutant("play-while-you-can", "The Play Phase cannot be ended while a card in hand can still be played.",
+           ("rule.phase-end-offers",), company_play.play_while_you_can),
 )}
 """Every mutant by name."""

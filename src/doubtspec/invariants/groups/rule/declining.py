@@ -1,4 +1,4 @@
-"""`rule.skip` and `rule.skip-offers`: declining a Movement choice changes nothing but whose turn it is.
+"""`rule.skip`, `rule.skip-offers` and `rule.phase-end-offers`: declining a choice, and when it may be declined.
 
 A bought space's Action (Messaging, Agitation, Organize) may be left unused (Buying a Card). Its postconditions
 (`rule.messaging`, `rule.goal`, `rule.organize-play`) look at the choices that do something; a decline that still
@@ -6,17 +6,23 @@ does something (icon Agitation kept as tokens, a Messaging that removes a Victim
 own amounts elsewhere and passes every conservation law. So declining is checked on its own: once the choice is
 declined, the buy ends as any buy does, with the card taken into the hand and the Company's turn begun, and nothing
 else on the table moves.
+
+The Company declines too: its Play Phase and Buy Phase go on, a card at a time, until it ends them, and it must
+play and buy at least one card a turn (On Your Go). `rule.phase-end-offers` asks that ending each phase is offered
+exactly once a card has been played (bought): a reading that ends the phase after one card, or only when nothing
+more can be paid for, leaves every play and buy made correct.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
+from doubtspec.invariants.derived import at_rest
 from doubtspec.invariants.groups.rule.frame import TURN_START, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
-from doubtspec.model.actions import Action, Skip
-from doubtspec.model.state import NO_CARD, GameState, Side
+from doubtspec.model.actions import Action, EndBuy, EndPlay, Skip
+from doubtspec.model.state import NO_CARD, GameState, Phase, Side
 from doubtspec.model.steps import Agitation, Messaging, Organize
 from doubtspec.rulebook import Section
 
@@ -62,6 +68,24 @@ def _skip_offers(state: GameState) -> str | None:
     return _skip(state, action, after)
 
 
+def _company_phase(state: GameState) -> bool:
+    """The Company's Play or Buy Phase with nothing pending (the game not over)."""
+    return at_rest(state) and state.phase in (Phase.COMPANY_PLAY, Phase.COMPANY_BUY)
+
+
+def _phase_end_offers(state: GameState) -> str | None:
+    """Ending the Play (Buy) Phase is offered exactly when the turn has played (bought) a card."""
+    if not _company_phase(state):
+        return None
+    playing = state.phase is Phase.COMPANY_PLAY
+    made, end = (state.plays, EndPlay()) if playing else (state.buys, EndBuy())
+    offered = end in engine.legal_actions(state)
+    if offered is not (made > 0):
+        done = f"{made} card{'s' if made != 1 else ''} {'played' if playing else 'bought'}"
+        return f"with {done} this turn, {end} is {'' if offered else 'not '}offered"
+    return None
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.skip", "Declining a bought space's Messaging, Agitation or Organize only ends the buy: "
                         "the card goes into the hand, the Company's turn may begin, nothing else moves.",
@@ -69,5 +93,8 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.skip-offers", "Every pending Messaging, Agitation or Organize may be declined, and "
                    "declining it does what `rule.skip` says.",
                    (S.BUYING_A_CARD, S.MESSAGING, S.AGITATION_AND_GOALS), _skip_offers, _declining),
+    StateInvariant("rule.phase-end-offers", "The Company may end its Play (Buy) Phase once it has played (bought) a "
+                   "card that turn, at every rest after that, and not before.",
+                   (S.COMPANY_ON_YOUR_GO,), _phase_end_offers, _company_phase),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""
