@@ -7,7 +7,7 @@ import dataclasses
 
 from doubtspec.invariants.mutants.mutant import Patch
 from doubtspec.model import company, engine, legal
-from doubtspec.model.actions import Action, Skip
+from doubtspec.model.actions import Action, RemoveFromMarket, Skip
 from doubtspec.model.cards import Lobby, TokenKind
 from doubtspec.model.state import GameState
 from doubtspec.model.steps import ResolveEffect, StartCompanyTurn
@@ -128,3 +128,14 @@ def removed_card_lobbying_to_company() -> tuple[Patch, ...]:
         w.profit += lobbied
 
     return ((company, "remove_market_card", remove_market_card),)
+
+
+def lobbied_market_card_kept() -> tuple[Patch, ...]:
+    original = legal.effect_choices
+
+    def effect_choices(state: GameState, step: ResolveEffect) -> list[Action]:
+        # A Market card carrying Lobbying read as the Company's own investment: it cannot be removed.
+        actions = original(state, step)
+        return [a for a in actions if not isinstance(a, RemoveFromMarket) or not state.market_profit[a.space]]
+
+    return ((legal, "effect_choices", effect_choices),)

@@ -263,5 +263,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.payment-offers",), company_play.reserve_before_first_play),
     Mutant("play-while-you-can", "The Play Phase cannot be ended while a card in hand can still be played.",
            ("rule.phase-end-offers",), company_play.play_while_you_can),
+    Mutant("lobbied-market-card-kept", "A Market card that carries Lobbying is not offered for removal.",
+           ("rule.remove-market-offers",), lobbying.lobbied_market_card_kept),
+    Mutant("first-starting-card-only", "The Movement is offered only the first of its starting cards.",
+           ("rule.start-offers",), setup.first_starting_card_only),
 )}
 """Every mutant by name."""

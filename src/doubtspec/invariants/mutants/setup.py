@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from doubtspec.invariants.mutants.mutant import Patch
 from doubtspec.model import engine, legal, movement
+from doubtspec.model.actions import Action
 from doubtspec.model.state import GameState, Phase
-from doubtspec.model.steps import DealGoal, StartCompanyTurn, StartMovementTurn, Step
+from doubtspec.model.steps import ChooseStartingCard, DealGoal, StartCompanyTurn, StartMovementTurn, Step
 from doubtspec.model.work import Work
 
 
@@ -44,3 +45,14 @@ def goals_set_aside_dealt_first() -> tuple[Patch, ...]:
         return values
 
     return ((legal, "chance_values", chance_values), (engine, "chance_values", chance_values))
+
+
+def first_starting_card_only() -> tuple[Patch, ...]:
+    original = legal.choice_actions
+
+    def choice_actions(state: GameState, step: Step) -> list[Action]:
+        # The Tableau read as starting with the first of the starting cards: the others are never offered.
+        actions = original(state, step)
+        return actions[:1] if isinstance(step, ChooseStartingCard) else actions
+
+    return ((legal, "choice_actions", choice_actions), (engine, "choice_actions", choice_actions))

@@ -130,8 +130,23 @@ def _remove_market_applies(state: GameState) -> bool:
             and isinstance(state.pending[0].effect, RemoveMarketCard))
 
 
+def _removals_offered(state: GameState) -> list[RemoveFromMarket] | str:
+    """The removals the engine offers, or why they are not one for each card on the Market.
+
+    Every Market card may be removed, lobbied or not (Interference: an unpurchased card is any card on the Market).
+    """
+    removals = [a for a in engine.legal_actions(state) if isinstance(a, RemoveFromMarket)]
+    spaces = sorted(a.space for a in removals)
+    filled = [space for space, card in enumerate(state.market) if card != NO_CARD]
+    if spaces != filled:
+        return (f"a removal is offered for Market spaces {spaces}; the cards are on spaces {filled} (Profit "
+                f"{list(state.market_profit)})")
+    return removals
+
+
 def _remove_market_offers(state: GameState) -> str | None:
-    """When the Company may remove a Market card, lobby one Profit onto every bare Market card and remove each.
+    """When the Company may remove a Market card, every card on the Market is offered; then lobby one Profit onto
+    every bare Market card and remove each.
 
     A removal of a lobbied card is rare in generated games (the removing card's play must meet Lobbying on the
     Market); with one Profit taken from the supply onto each bare card, each removal offered is checked by
@@ -139,7 +154,9 @@ def _remove_market_offers(state: GameState) -> str | None:
     """
     if not _remove_market_applies(state):
         return None
-    removals = [a for a in engine.legal_actions(state) if isinstance(a, RemoveFromMarket)]
+    removals = _removals_offered(state)
+    if isinstance(removals, str):
+        return removals
     market_profit = list(state.market_profit)
     spare = in_supply(state, TokenKind.PROFIT)
     for space, card in enumerate(state.market):
@@ -148,6 +165,9 @@ def _remove_market_offers(state: GameState) -> str | None:
     supply = list(state.supply)
     supply[TOKEN_INDEX[TokenKind.PROFIT]] = spare
     probe = replace(state, market_profit=tuple(market_profit), supply=tuple(supply))
+    lobbied = _removals_offered(probe)
+    if isinstance(lobbied, str):
+        return f"with one Profit lobbied on each bare Market card: {lobbied}"
     for removal in removals:
         message = _remove_market(probe, removal, engine.apply(probe, removal))
         if message is not None:
@@ -197,9 +217,9 @@ INVARIANTS: tuple[Invariant, ...] = (
                         "and its Lobbying to the supply (none to the Company); the space stays empty and the "
                         "Market deck is untouched.",
                         (S.MOVEMENT_INTERFERENCE,), _remove_market),
-    StateInvariant("rule.remove-market-offers", "Each removal of a Market card offered, with Lobbying on every "
-                   "Market card, does what `rule.remove-market` says.", (S.MOVEMENT_INTERFERENCE,),
-                   _remove_market_offers, _remove_market_applies),
+    StateInvariant("rule.remove-market-offers", "A removal is offered for every card on the Market, lobbied or not, "
+                   "and each, with Lobbying on every Market card, does what `rule.remove-market` says.",
+                   (S.MOVEMENT_INTERFERENCE,), _remove_market_offers, _remove_market_applies),
     TransitionInvariant("rule.company-turn-start", "The Company's turn starts in its Play Phase with no plays, buys "
                         "or discount, and its Lobbying may be taken back again.",
                         (S.COMPANY_ON_YOUR_GO, S.COMPANY_INTERFERENCE), _company_turn_start),

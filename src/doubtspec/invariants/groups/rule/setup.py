@@ -1,13 +1,16 @@
-"""`rule.setup`: both sides' Set-Up, checked at the Movement's first decision; `rule.turn-numbering`: the count
-of rounds that starts after it; `rule.first-turn`: who takes the first turn."""
+"""`rule.setup`: both sides' Set-Up, checked at the Movement's first decision; `rule.start-offers`: the choice of
+the starting card; `rule.turn-numbering`: the count of rounds that starts after it; `rule.first-turn`: who takes the
+first turn."""
 
 from __future__ import annotations
 
 from doubtspec.invariants.derived import at_rest
 from doubtspec.invariants.groups.rule.frame import sorted_cards
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
-from doubtspec.model.actions import Action
+from doubtspec.model import engine
+from doubtspec.model.actions import Action, ChooseStart
 from doubtspec.model.state import NO_CARD, GameState, Phase
+from doubtspec.model.steps import ChooseStartingCard
 from doubtspec.rulebook import Section
 
 S = Section
@@ -36,11 +39,31 @@ def _setup(state: GameState) -> str | None:
     start, up = state.tableau[0]
     if not up or start not in cards.movement_starting:
         return f"the Tableau starts with {state.tableau[0]}, not a face-up starting card"
+    # Movement Set-Up 3: the starting cards not chosen are shuffled into the deck the Market is filled from.
+    strays = [c for c in cards.movement_starting if c != start and c not in state.m_deck and c not in state.market]
+    if strays:
+        return f"the starting cards {strays} not chosen are neither in the Movement's deck nor on the Market"
     if NO_CARD in state.market and state.m_deck:
         return f"Set-Up left Market spaces empty with {len(state.m_deck)} cards in the deck"
     upper = {g for g in state.goals[:6]}
     if NO_CARD in state.goals or not {7, 8, 9} <= upper or len(set(state.goals)) != 9:
         return f"the Goal structure was dealt as {list(state.goals)}: G7-G9 and three others in the first six places"
+    return None
+
+
+def _choosing_start(state: GameState) -> bool:
+    """The Movement's choice of its starting card is pending."""
+    return state.outcome is None and bool(state.pending) and isinstance(state.pending[0], ChooseStartingCard)
+
+
+def _start_offers(state: GameState) -> str | None:
+    """Movement Set-Up 1: the Tableau may start with any one of the starting cards, and with nothing else."""
+    if not _choosing_start(state):
+        return None
+    offered = sorted(a.card for a in engine.legal_actions(state) if isinstance(a, ChooseStart))
+    expected = sorted(state.cards.movement_starting)
+    if offered != expected:
+        return f"the starting cards offered are {offered}; the card file's are {expected}"
     return None
 
 
@@ -82,6 +105,8 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.setup", "Set-Up deals the Company's hand, piles and stacks, the display, the starting "
                    "card, the Market and the Goal structure as the rules say.",
                    (S.COMPANY_SETUP, S.MOVEMENT_SETUP), _setup),
+    StateInvariant("rule.start-offers", "The Movement may start its Tableau with any one of the card file's "
+                   "starting cards, and no other card.", (S.MOVEMENT_SETUP,), _start_offers, _choosing_start),
     TransitionInvariant("rule.turn-numbering", "The round is 0 through Set-Up and goes up by one exactly when a "
                         "Movement turn begins; a game's outcome names the round it ended in.",
                         (S.MOVEMENT_ON_YOUR_GO, S.MOVEMENT_SETUP), _turn_numbering),
