@@ -13,15 +13,15 @@ Defeat), a Draw Phase with too few cards runs the Reshuffle Sequence up to the f
 Where an effect that needs a choice interrupts a step, the check states only what is already
 decided.
 
-The checks live in one module per part of the rules: `setup`, `chance` (what every deal and draw may turn up);
-the Company's `company_play` (plays and the Reserve cards they trigger), `company_draw` (a play's draw with the
-deck empty or short), `company_effects` (a short supply, Doubt token by token, trashing), `company_budget`
-(payments and buys) and `company_interference` (Unlobby, Market removal, the turn's start); `reshuffle` (the Draw
-Phase and the Reshuffle Sequence); the Movement's `movement_play` (which also holds the `Table` the Movement's
-checks work on), `movement_buy`, `movement_influence` (Spending Influence), `movement_organize`, `movement_pass`,
-`movement_messaging`, `movement_pacing` and `movement_goal` (Agitation and Goals); `bonus` (a Refresh Bonus
-between two cards) and `declining` (what declining a Movement choice leaves alone). `frame` holds what they all
-share.
+The checks live in one module per part of the rules: `setup` (and the choice of the starting card), `chance` (what
+every deal and draw may turn up); the Company's `company_play` (plays and the Reserve cards they trigger),
+`company_draw` (a play's draw with the deck empty or short), `company_effects` (a short supply, Doubt token by
+token, trashing), `company_budget` (payments and buys) and `company_interference` (Unlobby, Market removal, the
+turn's start); `reshuffle` (the Draw Phase and the Reshuffle Sequence); the Movement's `movement_play` (which also
+holds the `Table` the Movement's checks work on), `movement_buy`, `movement_influence` (Spending Influence),
+`movement_organize`, `movement_pass`, `movement_messaging`, `movement_pacing` and `movement_goal` (Agitation and
+Goals); `bonus` (a Refresh Bonus between two cards) and `declining` (what declining a Movement choice leaves
+alone, and when the Company may end its Play and Buy Phases). `frame` holds what they all share.
 """
 
 from __future__ import annotations
