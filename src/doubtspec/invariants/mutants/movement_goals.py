@@ -236,3 +236,17 @@ def goal_victory_only_exact() -> tuple[Patch, ...]:
             w.outcome = None
 
     return ((movement, "achieve", achieve),)
+
+
+def agitation_surplus_goes_on() -> tuple[Patch, ...]:
+    original = movement.agitate
+
+    def agitate(w: Work, icons: int, slot: int, tokens: int) -> None:
+        # The icons a Goal did not need read as going on, in the same Action, towards a Goal it opened up.
+        need = movement.goal_need(w, slot)
+        original(w, icons, slot, tokens)
+        left = icons - max(0, need - tokens)
+        if icons + tokens >= need and left > 0 and w.outcome is None:
+            w.push(Agitation(left))
+
+    return ((movement, "agitate", agitate),)

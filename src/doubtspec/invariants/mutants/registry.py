@@ -267,5 +267,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.remove-market-offers",), lobbying.lobbied_market_card_kept),
     Mutant("first-starting-card-only", "The Movement is offered only the first of its starting cards.",
            ("rule.start-offers",), setup.first_starting_card_only),
+    Mutant("agitation-surplus-goes-on", "The icon Agitation a Goal did not need goes on to another Goal in the same "
+           "Action.", ("rule.goal", "rule.goal-offers", "rule.lobbied-goal-offers"),
+           movement_goals.agitation_surplus_goes_on),
 )}
 """Every mutant by name."""

@@ -13,10 +13,14 @@ from doubtspec.model import engine
 from doubtspec.model.actions import Action, Agitate, Skip
 from doubtspec.model.cards import AddRestriction, Ban, GainFlight, GainInfluence, TokenKind
 from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, OutcomeReason, Phase, Side
-from doubtspec.model.steps import Agitation
+from doubtspec.model.steps import Agitation, Messaging, Organize
 from doubtspec.rulebook import Section
 
 S = Section
+
+
+_MOVEMENT_ACTIONS = (Agitation, Messaging, Organize)
+"""The Actions of a Market space, each a choice of the Movement's once bought."""
 
 
 def _goal(before: GameState, action: Action, after: GameState) -> str | None:
@@ -31,6 +35,11 @@ def _goal(before: GameState, action: Action, after: GameState) -> str | None:
     need = goal.cost + before.goal_profit[slot] - before.goal_agitation[slot]
     if after.agitation != before.agitation - action.tokens:
         return f"{action} left {after.agitation} Agitation tokens; {action.tokens} were spent"
+    # An Agitation works on one Goal (Buying a Card: the Action completes a Goal), whatever the icons left over; the
+    # frame below lets `pending` change as the Company's turn starts, so a further Movement choice is looked for here.
+    further = [type(s).__name__ for s in after.pending if isinstance(s, _MOVEMENT_ACTIONS)]
+    if after.outcome is None and further:
+        return f"{action} left {', '.join(further)} pending; the Agitation works on one Goal and ends the buy"
     frame = ["goals", "goal_profit", "goal_agitation", "achieved", "agitation", "supply", "m_hand", "market",
              *TURN_START]
     if icons + action.tokens < need:
