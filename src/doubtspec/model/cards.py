@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum, IntEnum
 from importlib import resources
 from pathlib import Path
@@ -328,6 +328,9 @@ class CardSet:
     movement: Mapping[MovementCardId, MovementCard]
     goals: Mapping[GoalId, Goal]
     fingerprint: str = field(default="")
+    text: str = field(default="", repr=False, compare=False)
+    """The text the set was read from ("" for a set built by hand). `dataclasses.replace` keeps it, so a set changed
+    after loading no longer agrees with it: the invariant `cards.file` reads it a second time to check the loader."""
 
     def restriction_pile(self) -> int | None:
         """Index of the Restrictions pile in `piles`, if there is one."""
@@ -357,7 +360,7 @@ def load_cards(path: Path | str | None = None) -> CardSet:
 def parse_cards(text: str, path: Path | str = "<string>") -> CardSet:
     """Validate the text of a card file (see `load_cards`)."""
     raw = parse_toml(text, path, error=CardFileError, what="card file")
-    return _Loader(raw, text, str(path)).load()
+    return replace(_Loader(raw, text, str(path)).load(), text=text)
 
 
 # --- Validation ---------------------------------------------------------------------------
