@@ -1,9 +1,11 @@
-"""The `cards` invariants. Card conservation: every Company card, Movement card and Goal is in exactly one place."""
+"""The `cards` invariants. Card conservation: every Company card, Movement card and Goal is in exactly one place;
+and the card data itself: the loaded set says what its card file says."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
+from doubtspec.invariants import card_reading
 from doubtspec.invariants.shapes import (
     Invariant,
     StateInvariant,
@@ -114,6 +116,39 @@ def _goal_cards(state: GameState) -> str | None:
     return _multiset_report("Goal", state.cards.goals, places)
 
 
+_FILE_VERDICTS: dict[int, tuple[CardSet, str | None]] = {}
+"""`cards.file`'s verdict per card set, by identity (the set is kept so that its id is not reused): one set serves
+every state of a run, so the file is read a second time once. A fingerprint would not do as the key: a set loaded
+wrongly has the same text, and so the same fingerprint, as one loaded right."""
+
+
+def _file_read_again(state: GameState) -> str | None:
+    cards = state.cards
+    found = _FILE_VERDICTS.get(id(cards))
+    if found is None or found[0] is not cards:
+        if len(_FILE_VERDICTS) >= 64:  # drawn card files (tests) come and go; a run keeps one or a few sets
+            _FILE_VERDICTS.clear()
+        found = (cards, _file_verdict(cards))
+        _FILE_VERDICTS[id(cards)] = found
+    return found[1]
+
+
+def _file_verdict(cards: CardSet) -> str | None:
+    """Where `cards` departs from a second reading of its text; None when it agrees or has no text.
+
+    A set built by hand (in a test, with no file behind it) has no text: there is nothing to read it against,
+    and the checks that use it trust it as written. A set changed with `dataclasses.replace` after loading keeps
+    its text, and so answers for the change.
+    """
+    if not cards.text:
+        return None
+    try:
+        read = card_reading.read_card_file(cards.text, cards.source)
+    except (KeyError, TypeError, ValueError) as exc:  # the loader took a file the format (docs/cards.md) does not
+        return f"the card file cannot be read a second time by docs/cards.md: {type(exc).__name__}: {exc}"
+    return card_reading.first_difference(cards, read)
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("cards.company", "Every Company card is in exactly one place.",
                    (S.COMPANY_SETUP, S.COMPANY_CARDS, S.BUYING_CARDS, S.RESOLVE_RESERVE), _company_cards),
@@ -121,5 +156,7 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.MOVEMENT_SETUP, S.MOVEMENT_CARDS, S.BUYING_A_CARD, S.PLAYING_A_CARD), _movement_cards),
     StateInvariant("cards.goals", "Every Goal is in the structure or achieved, once.",
                    (S.MOVEMENT_SETUP, S.AGITATION_AND_GOALS), _goal_cards),
+    StateInvariant("cards.file", "The loaded card set agrees with a second, independent reading of its card file.",
+                   (S.COMPANY_CARDS, S.MOVEMENT_CARDS, S.COMPANY_SETUP, S.MOVEMENT_SETUP), _file_read_again),
 )
 """The `cards.*` invariants, in the order they are checked and listed."""
