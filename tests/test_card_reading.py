@@ -17,6 +17,7 @@ from card_files import DRAWN, card_file_texts
 from doubtspec.errors import CardFileError
 from doubtspec.invariants.card_reading import first_difference, read_card_file
 from doubtspec.invariants.catalog import BY_ID, StateInvariant
+from doubtspec.invariants.mutants import MUTANTS
 from doubtspec.model import cards as cards_module
 from doubtspec.model import engine
 from doubtspec.model.cards import AddVictims, CardSet, GainFlight, GoalId, Zone, load_cards, parse_cards
@@ -101,3 +102,13 @@ def test_a_set_built_by_hand_is_not_read(cards: CardSet) -> None:
     """With no text there is no file to read again: the check says nothing, whatever the set holds."""
     by_hand = replace(cards, text="", rules=replace(cards.rules, stacks_dealt=3))
     assert CHECK.check(engine.new_game(Game(by_hand))) is None
+
+
+def test_the_twin_mutant_misloads_and_is_named(game: Game) -> None:
+    """The mutant's loader reads the Elderly Victims as Middle Age, in a game loaded before it was active too."""
+    assert CHECK.check(engine.new_game(game)) is None
+    with MUTANTS["elderly-icon-loaded-as-middle-age"].active():
+        message = CHECK.check(engine.new_game(game))
+        assert message is not None and "the file says victims zone elderly" in message, message
+        assert load_cards().company[43] != game.cards.company[43]
+    assert CHECK.check(engine.new_game(game)) is None

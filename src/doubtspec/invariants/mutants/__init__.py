@@ -12,7 +12,7 @@ to see what a report looks like; nothing in the product activates them.
 The package: `mutant` says what a mutant is (`Mutant`, `Patch`), `registry` lists them all (`MUTANTS`, in
 the order they were added), and the patches live in one module per area of the rules they break
 (`company_play`, `lobbying`, `company_buy`, `reshuffle`, `movement_play`, `movement_market`,
-`movement_goals`, `setup`, `rejections`).
+`movement_goals`, `setup`, `rejections`, `card_data`).
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ them in); each one's patches live in the module of the rules it breaks."""
 from __future__ import annotations
 
 from doubtspec.invariants.mutants import (
+    card_data,
     company_buy,
     company_play,
     lobbying,
@@ -270,5 +271,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("agitation-surplus-goes-on", "The icon Agitation a Goal did not need goes on to another Goal in the same "
            "Action.", ("rule.goal", "rule.goal-offers", "rule.lobbied-goal-offers"),
            movement_goals.agitation_surplus_goes_on),
+    Mutant("elderly-icon-loaded-as-middle-age", "The card loader reads a Victims effect's Elderly zone as Middle Age.",
+           ("cards.file",), card_data.elderly_icon_loaded_as_middle_age),
 )}
 """Every mutant by name."""
