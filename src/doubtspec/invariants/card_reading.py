@@ -139,8 +139,8 @@ def read_card_file(text: str, source: str = "<string>") -> CardSet:
     doc = tomllib.loads(text)
     meta, display, company, movement = doc["meta"], doc["display"], doc["company"], doc["movement"]
     cards = {c.number: c for c in map(_company_card, company["cards"])}
-    # The cards above the five piles (13-32) come in stacks of an odd card and the even one after it; the loader
-    # lists the pairs by their odd card, lowest first (docs/cards.md gives no order: the deal picks them at random).
+    # The cards above the five piles (13-32) come in stacks of an odd card and the even one after it, lowest first:
+    # the order is the loader's (docs/cards.md now says so); it only numbers the deal's chance outcomes.
     pairs = tuple((CompanyCardId(n), CompanyCardId(n + 1)) for n in sorted(cards) if n > 32 and n % 2 == 1)
     return CardSet(
         name=meta["name"], version=meta["version"], provisional=meta["provisional"], notes=meta.get("notes", ""),
