@@ -269,10 +269,11 @@ def _trash_defeat_offers(state: GameState) -> str | None:
 
 @functools.lru_cache(maxsize=64)
 def _with_goal_target(game: Game, target: int) -> Game:
-    """`game` with `target` Goal points to win (a card file may set any number)."""
+    """`game` with `target` Goal points to win (a card file may set any number).
+
+    The set is no file's reading, so it keeps no text: `cards.file` has nothing to compare it with."""
     cards = game.cards
-    return Game(replace(cards, rules=replace(cards.rules, goal_points_to_win=target)),
-                game.rulings)
+    return Game(replace(cards, rules=replace(cards.rules, goal_points_to_win=target), text=""), game.rulings)
 
 
 def _goal_victory_offers(state: GameState) -> str | None:
