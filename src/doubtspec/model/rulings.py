@@ -98,6 +98,9 @@ REGISTRY: tuple[Ruling, ...] = (
        "Which Profit counts for the 70-Profit victory?",
        ("held-after-sequence", "Profit the Company holds (not on Movement cards) at the end of the Sequence,"
         " checked after step D's draw, so a Marginalization at step D ends the game first"),),
+    _r("reshuffle-draw", S.RESHUFFLE_AND_DRAW,
+       "A Reserve card's reshuffle effect draws cards in step C: how many does step D draw?",
+       ("up-to-hand-size", "only up to five: the cards drawn in step C stay, so the turn may start with more"),),
     _r("mid-play-reshuffle", S.RESHUFFLE_SEQUENCE,
        "A card draws from an empty deck during the Play Phase.",
        ("silent", "shuffle the discards into the deck without the Sequence and without Pacing"),),

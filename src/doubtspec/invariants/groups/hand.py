@@ -17,7 +17,7 @@ from doubtspec.invariants.shapes import (
 )
 from doubtspec.model import engine
 from doubtspec.model.actions import EndBuy, MovementBuy
-from doubtspec.model.cards import HandSize, TokenKind
+from doubtspec.model.cards import CardSet, DrawCards, HandSize, TokenKind
 from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, OutcomeReason, Phase
 from doubtspec.rulebook import Section
 
@@ -25,11 +25,21 @@ S = Section
 
 
 def _company_hand(state: GameState) -> str | None:
+    """The hand size at the start of each turn; more only by what the Reserve's reshuffle effects may draw in step C
+    (ruling reshuffle-draw: step D draws only up to the hand size, and the cards drawn before it stay)."""
     if at_rest(state) and state.phase is Phase.COMPANY_PLAY and state.plays == 0:
         size = state.cards.rules.company_hand_size
-        if len(state.c_hand) != size:
-            return f"the Company's turn starts with {len(state.c_hand)} cards in hand, not {size}"
+        extra = _reshuffle_draws(state.cards)
+        if not size <= len(state.c_hand) <= size + extra:
+            allowed = f"{size} to {size + extra}" if extra else f"{size}"
+            return f"the Company's turn starts with {len(state.c_hand)} cards in hand, not {allowed}"
     return None
+
+
+def _reshuffle_draws(cards: CardSet) -> int:
+    """The most cards the Reserve's reshuffle effects can draw in one Sequence: every such card's draws."""
+    return sum(e.count for card in cards.company.values() if card.reserve is not None
+               for e in card.reserve.on_reshuffle if isinstance(e, DrawCards))
 
 
 def _marginalization(state: GameState) -> str | None:
@@ -159,7 +169,8 @@ def _marginalization_offers(state: GameState) -> str | None:
 
 
 INVARIANTS: tuple[Invariant, ...] = (
-    StateInvariant("hand.company", "The Company starts each turn with a full hand (five cards).",
+    StateInvariant("hand.company", "The Company starts each turn with a full hand (five cards; more only by what "
+                   "reshuffle effects drew in step C).",
                    (S.COMPANY_SETUP, S.COMPANY_ON_YOUR_GO, S.RESHUFFLE_AND_DRAW), _company_hand),
     StateInvariant("hand.marginalization",
                    "Marginalization ends the game only when a Reshuffle left too few cards to refill the hand.",

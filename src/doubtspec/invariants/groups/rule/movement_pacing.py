@@ -7,7 +7,7 @@ from doubtspec.invariants.groups.rule.frame import minus, sorted_cards, unchange
 from doubtspec.invariants.groups.rule.movement_play import Table
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
-from doubtspec.model.actions import Action, EndBuy
+from doubtspec.model.actions import Action, EndBuy, LobbyOn, LobbyWhere
 from doubtspec.model.cards import TokenKind
 from doubtspec.model.state import NO_CARD, GameState, Phase
 from doubtspec.rulebook import Section
@@ -46,7 +46,12 @@ def _pacing(before: GameState, action: Action, after: GameState) -> str | None:
     if problem is not None:
         return f"Pacing: {problem}"
     # Step 2: the cards close up in reading order and keep their Lobbying; the refill draws come later.
-    held = [(c, p) for c, p in zip(before.market, before.market_profit, strict=True) if c != NO_CARD]
+    # A Lobby of a reshuffle effect may be the step's action (when step D has nothing left to draw): its Profit
+    # goes onto the card before the shift.
+    lobbied = list(before.market_profit)
+    if isinstance(action, LobbyOn) and action.where is LobbyWhere.MARKET:
+        lobbied[action.index] += 1
+    held = [(c, p) for c, p in zip(before.market, lobbied, strict=True) if c != NO_CARD]
     shifted = [(c, p) for c, p in zip(after.market, after.market_profit, strict=True)][:len(held)]
     if shifted != held:
         return f"Pacing shifted the Market {list(before.market)} to {list(after.market)}; the cards close up in order"
