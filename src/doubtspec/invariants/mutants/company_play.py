@@ -277,3 +277,15 @@ def play_while_you_can() -> tuple[Patch, ...]:
         return actions
 
     return ((legal, "phase_actions", phase_actions), (engine, "phase_actions", phase_actions))
+
+
+def any_cover_skips_budgetless() -> tuple[Patch, ...]:
+    original = Game.payments
+
+    def payments(self: Game, others: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], ...]:
+        # Under budget-payment=any-cover a card without Budget read as no payer: it is never among the cards paid.
+        if not self.minimal_payment:
+            others = tuple(c for c in others if self.budget[c])
+        return original(self, others, cost)
+
+    return ((Game, "payments", payments),)

@@ -271,6 +271,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("agitation-surplus-goes-on", "The icon Agitation a Goal did not need goes on to another Goal in the same "
            "Action.", ("rule.goal", "rule.goal-offers", "rule.lobbied-goal-offers"),
            movement_goals.agitation_surplus_goes_on),
+    Mutant("any-cover-skips-budgetless", "Under budget-payment=any-cover a card without Budget is never among the "
+           "cards that pay.", ("rule.payment-offers",), company_play.any_cover_skips_budgetless),
     Mutant("elderly-icon-loaded-as-middle-age", "The card loader reads a Victims effect's Elderly zone as Middle Age.",
            ("cards.file",), card_data.elderly_icon_loaded_as_middle_age),
 )}

@@ -6,6 +6,7 @@ from itertools import combinations
 from typing import cast
 
 from doubtspec.invariants.derived import MEMO_SIZE, at_rest, budget_of, buy_costs, legal, loopholes, memo, replace
+from doubtspec.invariants.groups.rule.company_play import moved_to_play
 from doubtspec.invariants.groups.rule.frame import minus, sorted_cards, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
@@ -58,9 +59,10 @@ def _payment_offers(state: GameState) -> str | None:
     standard side only through Loopholes: Company Interference). Asked after every play as well as before
     the first: the Play Phase goes on for as long as the hand pays (On Your Go), so a rule that changes once
     a card has been played (a Reserve filled only first, fewer payers later) passes a check of the first
-    play alone. Before the first play it is also asked, as a what-if, of the same hand short of its last
-    card: a full hand leaves an even number of other cards beside each play, and a rule that fails only
-    for an odd number (a set of all the others left out) would go unseen.
+    play alone. Before the first play it is also asked, as what-ifs, of the same hand short of its last
+    card (a full hand leaves an even number of other cards beside each play, and a rule that fails only
+    for an odd number, a set of all the others left out, would go unseen) and of the hand with a card of no
+    Budget added (`_with_budgetless_card`).
     """
     if not _play_phase_rest(state):
         return None
@@ -69,9 +71,26 @@ def _payment_offers(state: GameState) -> str | None:
         message = _payments_offered(replace(state, c_hand=state.c_hand[:-1]))
         if message is not None:
             message = f"with the hand short of its last card: {message}"
+    if message is None and not state.plays:
+        message = _with_budgetless_card(state)
     if message is not None and state.plays:
         message = f"after {state.plays} plays: {message}"
     return message
+
+
+def _with_budgetless_card(state: GameState) -> str | None:
+    """`_payments_offered` with a card of no Budget (a Restriction card) moved into the hand, one a turn in turn with
+    the round: such a card pays nothing towards a cost, yet under ruling budget-payment=any-cover it may still be
+    among the cards discarded, and a hand rarely holds one (Goals deal them, and the ruling's variant plays few
+    examples)."""
+    budget = state.game.budget
+    spare = sorted(c for c in state.cards.company if not budget[c] and c not in state.c_hand)
+    if not spare:
+        return None
+    card = spare[state.round % len(spare)]
+    probe = moved_to_play(state, card, None)
+    message = None if probe is None else _payments_offered(probe)
+    return None if message is None else f"with card {card} (no Budget) moved into the hand: {message}"
 
 
 def _payments_offered(state: GameState) -> str | None:
