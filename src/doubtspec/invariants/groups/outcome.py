@@ -248,9 +248,9 @@ def _trash_defeat_offers(state: GameState) -> str | None:
     Buying Cards: the trash pile is part of the Market (cards are Removed to it), bought at their Budget plus one;
     Company Rules: Economic Defeat only when no card can be bought. A hand that can pay for a trash card and for
     nothing in the piles and stacks is rare in generated games. The piles and stacks go out of the game, one of
-    their cards (in turn with the round) that the hand can pay for from the trash pile goes on its top, and the
-    Buy Phase that follows must go on exactly when `can_buy` (recomputed from the card data) says a card can be
-    bought.
+    their cards (in turn with the round) that the hand can pay for from the trash pile goes on its top (and, in a
+    second probe, under one it cannot pay for), and the Buy Phase that follows must go on exactly when `can_buy`
+    (recomputed from the card data and the rulings) says a card can be bought.
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays != 1:
         return None
@@ -260,11 +260,19 @@ def _trash_defeat_offers(state: GameState) -> str | None:
     if not affordable:
         return None
     card = affordable[state.round % len(affordable)]
-    probe = replace(state, piles=tuple(() for _ in state.piles), stacks=tuple(() for _ in state.stacks),
-                    trash=(*state.trash, card),
-                    c_removed=tuple(sorted((*state.c_removed, *(c for c in market if c != card)))))
-    message = _economic_defeat(engine.apply(probe, EndPlay()))
-    return None if message is None else f"with only card {card} on the trash pile to buy: {message}"
+    # Then again under a card the hand cannot pay for: which trash cards may be bought is a ruling (trash-buy), and
+    # the defeat check must read it as the buys do.
+    dearer = [c for c in market if buy_price(state, c, from_trash=True) > total]
+    tops = [(card,), *([(card, dearer[state.round % len(dearer)])] if dearer else [])]
+    for top in tops:
+        probe = replace(state, piles=tuple(() for _ in state.piles), stacks=tuple(() for _ in state.stacks),
+                        trash=(*state.trash, *top),
+                        c_removed=tuple(sorted((*state.c_removed, *(c for c in market if c not in top)))))
+        message = _economic_defeat(engine.apply(probe, EndPlay()))
+        if message is not None:
+            where = f"card {card} on the trash pile" + (f" under card {top[1]}" if len(top) > 1 else "")
+            return f"with only {where} to buy: {message}"
+    return None
 
 
 @functools.lru_cache(maxsize=64)

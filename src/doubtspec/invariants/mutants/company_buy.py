@@ -103,3 +103,14 @@ def one_buy_per_turn() -> tuple[Patch, ...]:
         return [] if state.buys else original(state)
 
     return ((legal, "company_buys", company_buys),)
+
+
+def trash_defeat_top_only() -> tuple[Patch, ...]:
+    def can_buy_any(state: GameState) -> bool:
+        # The Buy Phase's defeat check looks at the trash pile's top card only, whatever ruling trash-buy says.
+        total = sum(state.game.budget[c] for c in state.c_hand)
+        top = len(state.trash) - 1
+        return any(cost <= total for source, index, _, cost in legal.buy_offers(state)
+                   if source is not BuySource.TRASH or index == top)
+
+    return ((legal, "can_buy_any", can_buy_any), (engine, "can_buy_any", can_buy_any))

@@ -273,6 +273,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            movement_goals.agitation_surplus_goes_on),
     Mutant("any-cover-skips-budgetless", "Under budget-payment=any-cover a card without Budget is never among the "
            "cards that pay.", ("rule.payment-offers",), company_play.any_cover_skips_budgetless),
+    Mutant("trash-defeat-top-only", "Under trash-buy=any the Buy Phase's defeat check looks at the trash pile's top "
+           "card only.", ("outcome.trash-defeat-offers",), company_buy.trash_defeat_top_only),
     Mutant("elderly-icon-loaded-as-middle-age", "The card loader reads a Victims effect's Elderly zone as Middle Age.",
            ("cards.file",), card_data.elderly_icon_loaded_as_middle_age),
 )}
