@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from doubtspec.invariants import card_reading
+from doubtspec.invariants.derived import from_card_data
 from doubtspec.invariants.shapes import (
     Invariant,
     StateInvariant,
@@ -116,21 +117,11 @@ def _goal_cards(state: GameState) -> str | None:
     return _multiset_report("Goal", state.cards.goals, places)
 
 
-_FILE_VERDICTS: dict[int, tuple[CardSet, str | None]] = {}
-"""`cards.file`'s verdict per card set, by identity (the set is kept so that its id is not reused): one set serves
-every state of a run, so the file is read a second time once. A fingerprint would not do as the key: a set loaded
-wrongly has the same text, and so the same fingerprint, as one loaded right."""
-
-
+@from_card_data
 def _file_read_again(state: GameState) -> str | None:
-    cards = state.cards
-    found = _FILE_VERDICTS.get(id(cards))
-    if found is None or found[0] is not cards:
-        if len(_FILE_VERDICTS) >= 64:  # drawn card files (tests) come and go; a run keeps one or a few sets
-            _FILE_VERDICTS.clear()
-        found = (cards, _file_verdict(cards))
-        _FILE_VERDICTS[id(cards)] = found
-    return found[1]
+    """`_file_verdict` of the state's card set, worked out once per set (by identity: a fingerprint would not do, as a
+    set loaded wrongly has the same text, and so the same fingerprint, as one loaded right)."""
+    return _file_verdict(state.cards)
 
 
 def _file_verdict(cards: CardSet) -> str | None:

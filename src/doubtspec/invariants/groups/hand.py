@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from doubtspec.invariants.derived import (
     at_rest,
+    from_card_data,
     hand_limit,
     replace,
 )
@@ -17,7 +18,7 @@ from doubtspec.invariants.shapes import (
 )
 from doubtspec.model import engine
 from doubtspec.model.actions import EndBuy, MovementBuy
-from doubtspec.model.cards import CardSet, DrawCards, HandSize, TokenKind
+from doubtspec.model.cards import DrawCards, HandSize, TokenKind
 from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, OutcomeReason, Phase
 from doubtspec.rulebook import Section
 
@@ -29,16 +30,17 @@ def _company_hand(state: GameState) -> str | None:
     (ruling reshuffle-draw: step D draws only up to the hand size, and the cards drawn before it stay)."""
     if at_rest(state) and state.phase is Phase.COMPANY_PLAY and state.plays == 0:
         size = state.cards.rules.company_hand_size
-        extra = _reshuffle_draws(state.cards)
+        extra = _reshuffle_draws(state)
         if not size <= len(state.c_hand) <= size + extra:
             allowed = f"{size} to {size + extra}" if extra else f"{size}"
             return f"the Company's turn starts with {len(state.c_hand)} cards in hand, not {allowed}"
     return None
 
 
-def _reshuffle_draws(cards: CardSet) -> int:
+@from_card_data
+def _reshuffle_draws(state: GameState) -> int:
     """The most cards the Reserve's reshuffle effects can draw in one Sequence: every such card's draws."""
-    return sum(e.count for card in cards.company.values() if card.reserve is not None
+    return sum(e.count for card in state.cards.company.values() if card.reserve is not None
                for e in card.reserve.on_reshuffle if isinstance(e, DrawCards))
 
 

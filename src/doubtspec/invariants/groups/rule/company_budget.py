@@ -5,7 +5,17 @@ from __future__ import annotations
 from itertools import combinations
 from typing import cast
 
-from doubtspec.invariants.derived import MEMO_SIZE, at_rest, budget_of, buy_costs, legal, loopholes, memo, replace
+from doubtspec.invariants.derived import (
+    MEMO_SIZE,
+    at_rest,
+    budget_of,
+    buy_costs,
+    from_card_data,
+    legal,
+    loopholes,
+    memo,
+    replace,
+)
 from doubtspec.invariants.groups.rule.company_play import moved_to_play
 from doubtspec.invariants.groups.rule.frame import minus, sorted_cards, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
@@ -78,13 +88,18 @@ def _payment_offers(state: GameState) -> str | None:
     return message
 
 
+@from_card_data
+def _budgetless(state: GameState) -> tuple[int, ...]:
+    """The Company cards of no Budget, lowest number first."""
+    return tuple(sorted(c for c in state.cards.company if not state.game.budget[c]))
+
+
 def _with_budgetless_card(state: GameState) -> str | None:
     """`_payments_offered` with a card of no Budget (a Restriction card) moved into the hand, in odd rounds, one in
     turn with the round. Such a card pays nothing towards a cost, yet under ruling budget-payment=any-cover it may
     still be among the cards discarded, and a hand rarely holds one (Goals deal them, and the ruling's variant plays
     few examples). Every turn cost 3% of a ci run; every other turn still finds bug 240 in that variant."""
-    budget = state.game.budget
-    spare = sorted(c for c in state.cards.company if not budget[c] and c not in state.c_hand)
+    spare = [c for c in _budgetless(state) if c not in state.c_hand]
     if not spare:
         return None
     card = spare[state.round // 2 % len(spare)]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from doubtspec.invariants.derived import at_rest
+from doubtspec.invariants.derived import at_rest, legal
 from doubtspec.invariants.groups.rule.frame import TURN_START, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
@@ -79,7 +79,7 @@ def _phase_end_offers(state: GameState) -> str | None:
         return None
     playing = state.phase is Phase.COMPANY_PLAY
     made, end = (state.plays, EndPlay()) if playing else (state.buys, EndBuy())
-    offered = end in engine.legal_actions(state)
+    offered = end in legal(state)  # the machine asked for this state's actions just before
     if offered is not (made > 0):
         done = f"{made} card{'s' if made != 1 else ''} {'played' if playing else 'bought'}"
         return f"with {done} this turn, {end} is {'' if offered else 'not '}offered"
