@@ -89,6 +89,14 @@ def _economic_defeat(state: GameState) -> str | None:
     return None
 
 
+def _probe_defeat(after: GameState) -> str | None:
+    """`_economic_defeat` of a what-if's state whose step can end the game only in Economic Defeat (the start of the
+    Company's turn, the end of its Play Phase): any other outcome there names the wrong way the game ended."""
+    if after.outcome is not None and after.outcome.reason is not OutcomeReason.ECONOMIC_DEFEAT:
+        return f"the game ended in {after.outcome.reason.value}, where only Economic Defeat can end it"
+    return _economic_defeat(after)
+
+
 def _reshuffled(state: GameState) -> GameState:
     """End the Buy Phase of `state` and play its Draw Phase and Pacing out (first outcome, first choice each time)."""
     probe = engine.apply(state, EndBuy())
@@ -199,10 +207,7 @@ def _defeat_offers(state: GameState) -> str | None:
         return None
     kinds = {state.game.company_card(c).kind for c in state.c_hand}
     probe = replace(state, banned=tuple(sorted(kinds | set(state.banned))))
-    after = engine.apply(probe, Pass())
-    if after.outcome is not None and after.outcome.reason is not OutcomeReason.ECONOMIC_DEFEAT:
-        return None
-    message = _economic_defeat(after)
+    message = _probe_defeat(engine.apply(probe, Pass()))
     return None if message is None else f"with every kind in the Company's hand banned: {message}"
 
 
@@ -233,8 +238,7 @@ def _defeat_boundary_offers(state: GameState) -> str | None:
             kinds = {game.company_card(c).kind for c in hand[1:]}
             probe = replace(state, c_hand=tuple(sorted(hand)), c_reserve=(),
                             banned=tuple(sorted(kinds | set(state.banned))))
-            after = engine.apply(probe, Pass())
-            message = _economic_defeat(after)
+            message = _probe_defeat(engine.apply(probe, Pass()))
             if message is not None:
                 return (f"with the hand {sorted(hand)}, card {card} costing {data.standard.cost} and the rest "
                         f"worth {worth}: {message}")
@@ -268,7 +272,7 @@ def _trash_defeat_offers(state: GameState) -> str | None:
         probe = replace(state, piles=tuple(() for _ in state.piles), stacks=tuple(() for _ in state.stacks),
                         trash=(*state.trash, *top),
                         c_removed=tuple(sorted((*state.c_removed, *(c for c in market if c not in top)))))
-        message = _economic_defeat(engine.apply(probe, EndPlay()))
+        message = _probe_defeat(engine.apply(probe, EndPlay()))
         if message is not None:
             where = f"card {card} on the trash pile" + (f" under card {top[1]}" if len(top) > 1 else "")
             return f"with only {where} to buy: {message}"

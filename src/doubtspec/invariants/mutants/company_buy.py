@@ -114,3 +114,16 @@ def trash_defeat_top_only() -> tuple[Patch, ...]:
                    if source is not BuySource.TRASH or index == top)
 
     return ((legal, "can_buy_any", can_buy_any), (engine, "can_buy_any", can_buy_any))
+
+
+def defeat_named_marginalization() -> tuple[Patch, ...]:
+    original = engine._run_auto
+
+    def run_auto(w: Work, step: object) -> None:
+        original(w, step)
+        # A Company that cannot play at the start of its turn is declared Marginalized (the Movement wins either way).
+        if (isinstance(step, StartCompanyTurn) and w.outcome is not None
+                and w.outcome.reason is OutcomeReason.ECONOMIC_DEFEAT):
+            w.outcome = dataclasses.replace(w.outcome, reason=OutcomeReason.MARGINALIZATION)
+
+    return ((engine, "_run_auto", run_auto),)

@@ -275,6 +275,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            "cards that pay.", ("rule.payment-offers",), company_play.any_cover_skips_budgetless),
     Mutant("trash-defeat-top-only", "Under trash-buy=any the Buy Phase's defeat check looks at the trash pile's top "
            "card only.", ("outcome.trash-defeat-offers",), company_buy.trash_defeat_top_only),
+    Mutant("defeat-named-marginalization", "A Company that cannot play at the start of its turn is declared "
+           "Marginalized, not Economically Defeated.", ("outcome.defeat-offers", "outcome.defeat-boundary-offers"),
+           company_buy.defeat_named_marginalization),
     Mutant("elderly-icon-loaded-as-middle-age", "The card loader reads a Victims effect's Elderly zone as Middle Age.",
            ("cards.file",), card_data.elderly_icon_loaded_as_middle_age),
 )}
