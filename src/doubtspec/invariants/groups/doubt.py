@@ -91,7 +91,8 @@ def _adding_doubt(state: GameState) -> bool:
 
 def _group_offers(state: GameState) -> str | None:
     """A Doubt effect lets the Company choose any column of its group with a free space (Adding Doubt: the next
-    space of a column of the group), as long as the supply has a Doubt token."""
+    space of a column of the group), as long as the supply has a Doubt token, and nothing else (it cannot be
+    declined)."""
     if not _adding_doubt(state):
         return None
     head = state.pending[0]
@@ -100,7 +101,12 @@ def _group_offers(state: GameState) -> str | None:
     free = {z for z in _GROUP_COLUMNS[head.effect.group] if state.doubt[z] < len(values[z])}
     if not state.supply[TOKEN_INDEX[TokenKind.DOUBT]]:
         free = set()
-    offered = {a.column for a in engine.legal_actions(state) if isinstance(a, PlaceDoubt)}
+    legal = engine.legal_actions(state)
+    others = [str(a) for a in legal if not isinstance(a, PlaceDoubt)]
+    if others:
+        # Adding Doubt: the effect places its token; declining it, or anything else, is no choice it gives.
+        return f"a Doubt effect of group {head.effect.group.value} offers {others} besides its columns"
+    offered = {a.column for a in legal if isinstance(a, PlaceDoubt)}
     if offered != free:
         return (f"a Doubt effect of group {head.effect.group.value} offers the columns {sorted(z.key for z in offered)}"
                 f"; the group's columns with a free space are {sorted(z.key for z in free)}")

@@ -91,9 +91,12 @@ def _economic_defeat(state: GameState) -> str | None:
 
 def _probe_defeat(after: GameState) -> str | None:
     """`_economic_defeat` of a what-if's state whose step can end the game only in Economic Defeat (the start of the
-    Company's turn, the end of its Play Phase): any other outcome there names the wrong way the game ended."""
+    Company's turn, the end of its Play Phase): any other outcome there names the wrong way the game ended, and the
+    outcome names the round it came in (as `rule.turn-numbering` asks of the games played)."""
     if after.outcome is not None and after.outcome.reason is not OutcomeReason.ECONOMIC_DEFEAT:
         return f"the game ended in {after.outcome.reason.value}, where only Economic Defeat can end it"
+    if after.outcome is not None and after.outcome.round != after.round:
+        return f"the game ended in round {after.round}, but its outcome names round {after.outcome.round}"
     return _economic_defeat(after)
 
 

@@ -5,10 +5,20 @@ from __future__ import annotations
 
 from doubtspec.invariants.mutants.mutant import Patch
 from doubtspec.model import company, engine, legal
-from doubtspec.model.actions import Action, EndPlay, PlayReserve, PlayStandard
-from doubtspec.model.cards import AddDoubt, AddVictims, CompanyEffect, DrawCards, Icon, NamedEffect, TokenKind, Trigger
+from doubtspec.model.actions import Action, EndPlay, PlayReserve, PlayStandard, Skip
+from doubtspec.model.cards import (
+    AddDoubt,
+    AddVictims,
+    CompanyEffect,
+    DrawCards,
+    Icon,
+    NamedEffect,
+    RemoveMarketCard,
+    TokenKind,
+    Trigger,
+)
 from doubtspec.model.game import Game
-from doubtspec.model.state import TOKEN_INDEX, GameState
+from doubtspec.model.state import TOKEN_INDEX, GameState, Side
 from doubtspec.model.steps import Activate, CompanyDraw, Effect, ResolveEffect, Step
 from doubtspec.model.work import Work, replace_at
 
@@ -289,3 +299,22 @@ def any_cover_skips_budgetless() -> tuple[Patch, ...]:
         return original(self, others, cost)
 
     return ((Game, "payments", payments),)
+
+
+def _declinable(kind: type[CompanyEffect]) -> tuple[Patch, ...]:
+    original = legal.effect_choices
+
+    def effect_choices(state: GameState, step: ResolveEffect) -> list[Action]:
+        # The effect offers Skip beside its own choices, as a Lobby does.
+        choices = original(state, step)
+        return [*choices, Skip(Side.COMPANY)] if choices and isinstance(step.effect, kind) else choices
+
+    return ((legal, "effect_choices", effect_choices),)
+
+
+def doubt_declinable() -> tuple[Patch, ...]:
+    return _declinable(AddDoubt)
+
+
+def removal_declinable() -> tuple[Patch, ...]:
+    return _declinable(RemoveMarketCard)

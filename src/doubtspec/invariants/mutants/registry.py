@@ -278,6 +278,10 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("defeat-named-marginalization", "A Company that cannot play at the start of its turn is declared "
            "Marginalized, not Economically Defeated.", ("outcome.defeat-offers", "outcome.defeat-boundary-offers"),
            company_buy.defeat_named_marginalization),
+    Mutant("doubt-declinable", "A Doubt effect may be declined (Skip offered beside its columns).",
+           ("doubt.group-offers",), company_play.doubt_declinable),
+    Mutant("removal-declinable", "An effect that removes a Market card may be declined (Skip offered beside the "
+           "removals).", ("rule.remove-market-offers",), company_play.removal_declinable),
     Mutant("elderly-icon-loaded-as-middle-age", "The card loader reads a Victims effect's Elderly zone as Middle Age.",
            ("cards.file",), card_data.elderly_icon_loaded_as_middle_age),
 )}
