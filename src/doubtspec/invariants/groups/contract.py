@@ -18,6 +18,7 @@ from doubtspec.invariants.shapes import (
 from doubtspec.model import engine
 from doubtspec.model.actions import (
     Action,
+    Skip,
     parse_action,
 )
 from doubtspec.model.rulings import REGISTRY
@@ -34,6 +35,18 @@ def _no_crash(state: GameState) -> str | None:
         engine.chance_outcomes(state)
     except Exception as exc:  # the engine failing on a reachable state is the finding
         return f"the engine raised {type(exc).__name__}: {exc} on a reachable state"
+    return None
+
+
+def _real_choices(state: GameState) -> str | None:
+    """A pending choice offers something to choose: a choice with nothing to do but decline resolves to nothing
+    (`legal.choice_actions` returns no options), so that a trace holds decisions only. A Messaging or Agitation
+    that offers its Skip alone, or an effect that can only be declined, is a choice step left waiting for nothing."""
+    if state.outcome is not None or not state.pending:
+        return None
+    actions = legal(state)
+    if actions and all(isinstance(a, Skip) for a in actions):
+        return f"{type(state.pending[0]).__name__} offers only {[str(a) for a in actions]}: nothing to choose"
     return None
 
 
@@ -204,6 +217,9 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("contract.hash-eq", "Equal states hash equal; unordered collections are kept in canonical order; "
                    "the card data hashes; the rulings in force are registered choices.",
                    (S.COMPANY_CARDS, S.MOVEMENT_CARDS), _hash_eq),
+    StateInvariant("contract.real-choices", "A pending choice offers more than declining it (with nothing else to "
+                   "choose the step resolves to nothing).", (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO),
+                   _real_choices),
     TransitionInvariant("contract.legal", "Every action legal_actions lists is accepted by is_legal.",
                         (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _legal_agreement),
     TransitionInvariant("contract.apply-pure", "apply never changes its input and always gives the same successor.",

@@ -9,7 +9,7 @@ from doubtspec.model import engine, legal, movement
 from doubtspec.model.actions import Action, Agitate, Skip
 from doubtspec.model.cards import AddRestriction, TokenKind, Zone
 from doubtspec.model.game import Game
-from doubtspec.model.state import GameState, OutcomeReason
+from doubtspec.model.state import GameState, OutcomeReason, Side
 from doubtspec.model.steps import Agitation, Messaging
 from doubtspec.model.work import Work, replace_at, sorted_with
 
@@ -250,3 +250,14 @@ def agitation_surplus_goes_on() -> tuple[Patch, ...]:
             w.push(Agitation(left))
 
     return ((movement, "agitate", agitate),)
+
+
+def messaging_skip_alone() -> tuple[Patch, ...]:
+    original = legal.messaging_choices
+
+    def messaging_choices(state: GameState, step: Messaging) -> list[Action]:
+        # Declining is offered even when nothing can be removed, so the step waits for a Skip.
+        actions = original(state, step)
+        return actions or [Skip(Side.MOVEMENT)]
+
+    return ((legal, "messaging_choices", messaging_choices),)

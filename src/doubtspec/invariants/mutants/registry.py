@@ -282,6 +282,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("doubt.group-offers",), company_play.doubt_declinable),
     Mutant("removal-declinable", "An effect that removes a Market card may be declined (Skip offered beside the "
            "removals).", ("rule.remove-market-offers",), company_play.removal_declinable),
+    Mutant("messaging-skip-alone", "A Messaging with nothing it can remove waits for a Skip instead of resolving "
+           "to nothing.", ("contract.real-choices",), movement_goals.messaging_skip_alone),
     Mutant("elderly-icon-loaded-as-middle-age", "The card loader reads a Victims effect's Elderly zone as Middle Age.",
            ("cards.file",), card_data.elderly_icon_loaded_as_middle_age),
 )}
