@@ -143,9 +143,13 @@ def _profit_offers(state: GameState) -> str | None:
     if ended not in (OutcomeReason.PROFIT_VICTORY, OutcomeReason.STAR_VICTORY, OutcomeReason.MARGINALIZATION):
         return (f"a Reshuffle that ends with {target} Profit held or more ({held} before step C) ended in "
                 f"{ended.value if ended is not None else 'no outcome'}")
+    size = state.cards.rules.company_hand_size
+    if ended is OutcomeReason.MARGINALIZATION and len(probe.c_hand) >= size:
+        # Marginalization is the hand left short, nothing else: a full hand with the target held is a Profit Victory.
+        return (f"a Reshuffle that ends with {target} Profit held or more and a hand of {len(probe.c_hand)} ended in "
+                f"Marginalization")
     # The same Reshuffle with four cards left to draw (the rest out of the game): the draw at step D
     # comes before the Profit is counted (ruling profit-victory), so the Company is Marginalized first.
-    size = state.cards.rules.company_hand_size
     cycle = (*state.c_deck, *state.c_discard, *state.c_hand)
     short = replace(state, profit=held, c_deck=cycle[:size - 1], c_discard=(),
                     c_hand=(), c_removed=tuple(sorted((*state.c_removed, *cycle[size - 1:]))))
@@ -170,9 +174,10 @@ def _profit_offers(state: GameState) -> str | None:
                     goal_profit=state.goal_profit)
     probe = _reshuffled(exact)
     ended = probe.outcome.reason if probe.outcome is not None else None
-    if ended not in (OutcomeReason.PROFIT_VICTORY, OutcomeReason.MARGINALIZATION):
+    if ended not in (OutcomeReason.PROFIT_VICTORY, OutcomeReason.MARGINALIZATION) or (
+            ended is OutcomeReason.MARGINALIZATION and len(probe.c_hand) >= size):
         return (f"a Reshuffle with exactly {target} Profit held and nothing scored ended with {probe.profit} Profit "
-                f"in {ended.value if ended is not None else 'no outcome'}")
+                f"and a hand of {len(probe.c_hand)} in {ended.value if ended is not None else 'no outcome'}")
     return None
 
 

@@ -284,6 +284,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            "removals).", ("rule.remove-market-offers",), company_play.removal_declinable),
     Mutant("messaging-skip-alone", "A Messaging with nothing it can remove waits for a Skip instead of resolving "
            "to nothing.", ("contract.real-choices",), movement_goals.messaging_skip_alone),
+    Mutant("profit-victory-named-marginalization", "A Profit Victory is declared as Marginalization.",
+           ("outcome.profit-offers", "hand.marginalization", "hand.marginalization-offers"),
+           reshuffle.profit_victory_named_marginalization),
     Mutant("elderly-icon-loaded-as-middle-age", "The card loader reads a Victims effect's Elderly zone as Middle Age.",
            ("cards.file",), card_data.elderly_icon_loaded_as_middle_age),
 )}

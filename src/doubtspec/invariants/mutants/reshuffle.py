@@ -295,3 +295,12 @@ def marginalized_game_not_over() -> tuple[Patch, ...]:
         return ready or (isinstance(step, DrawToHandSize) and w.outcome is not None)
 
     return ((engine, "_chance_ready", chance_ready),)
+
+
+def profit_victory_named_marginalization() -> tuple[Patch, ...]:
+    def check_profit_victory(w: Work) -> None:
+        # The Profit Victory is declared under the name of the other way a Reshuffle ends a game.
+        if w.profit >= w.game.cards.rules.profit_to_win:
+            w.outcome = Outcome(OutcomeReason.MARGINALIZATION, w.round, f"{w.profit} Profit at the end of a Reshuffle")
+
+    return ((company, "check_profit_victory", check_profit_victory),)
