@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from doubtspec.invariants.derived import memo, messaging_price, remembered, replace
+from doubtspec.invariants.derived import legal, memo, messaging_price, remembered, replace
 from doubtspec.invariants.shapes import (
     Invariant,
     StateInvariant,
@@ -101,12 +101,12 @@ def _group_offers(state: GameState) -> str | None:
     free = {z for z in _GROUP_COLUMNS[head.effect.group] if state.doubt[z] < len(values[z])}
     if not state.supply[TOKEN_INDEX[TokenKind.DOUBT]]:
         free = set()
-    legal = engine.legal_actions(state)
-    others = [str(a) for a in legal if not isinstance(a, PlaceDoubt)]
+    offers = legal(state)
+    others = [str(a) for a in offers if not isinstance(a, PlaceDoubt)]
     if others:
         # Adding Doubt: the effect places its token; declining it, or anything else, is no choice it gives.
         return f"a Doubt effect of group {head.effect.group.value} offers {others} besides its columns"
-    offered = {a.column for a in legal if isinstance(a, PlaceDoubt)}
+    offered = {a.column for a in offers if isinstance(a, PlaceDoubt)}
     if offered != free:
         return (f"a Doubt effect of group {head.effect.group.value} offers the columns {sorted(z.key for z in offered)}"
                 f"; the group's columns with a free space are {sorted(z.key for z in free)}")

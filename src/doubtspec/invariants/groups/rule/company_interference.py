@@ -135,10 +135,10 @@ def _removals_offered(state: GameState) -> list[RemoveFromMarket] | str:
 
     Every Market card may be removed, lobbied or not (Interference: an unpurchased card is any card on the Market).
     """
-    legal = engine.legal_actions(state)
-    if others := [str(a) for a in legal if not isinstance(a, RemoveFromMarket)]:
+    offers = engine.legal_actions(state)  # of a probe too: not the memo of the state played
+    if others := [str(a) for a in offers if not isinstance(a, RemoveFromMarket)]:
         return f"a removal of a Market card offers {others} besides the removals; the effect cannot be declined"
-    removals = [a for a in legal if isinstance(a, RemoveFromMarket)]
+    removals = [a for a in offers if isinstance(a, RemoveFromMarket)]
     spaces = sorted(a.space for a in removals)
     filled = [space for space, card in enumerate(state.market) if card != NO_CARD]
     if spaces != filled:
