@@ -6,6 +6,7 @@ Engine contracts: no crash, canonical hashing, legality agreement, purity, actio
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 from doubtspec.invariants.derived import legal, memo
 from doubtspec.invariants.shapes import (
@@ -47,6 +48,16 @@ def _real_choices(state: GameState) -> str | None:
     actions = legal(state)
     if actions and all(isinstance(a, Skip) for a in actions):
         return f"{type(state.pending[0]).__name__} offers only {[str(a) for a in actions]}: nothing to choose"
+    return None
+
+
+def _distinct_actions(state: GameState) -> str | None:
+    """`legal_actions` lists each action once: a duplicate is no new move, but an agent or a search that draws from
+    the list (a Hypothesis rule, MCTS, the simulation's random players) would weigh it twice."""
+    actions = legal(state)
+    if len(set(actions)) != len(actions):
+        twice = [f"{action} ({count} times)" for action, count in Counter(actions).items() if count > 1]
+        return f"legal_actions lists {', '.join(twice[:3])}"
     return None
 
 
@@ -220,6 +231,8 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("contract.real-choices", "A pending choice offers more than declining it (with nothing else to "
                    "choose the step resolves to nothing).", (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO),
                    _real_choices),
+    StateInvariant("contract.distinct-actions", "legal_actions lists each action once.",
+                   (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _distinct_actions),
     TransitionInvariant("contract.legal", "Every action legal_actions lists is accepted by is_legal.",
                         (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _legal_agreement),
     TransitionInvariant("contract.apply-pure", "apply never changes its input and always gives the same successor.",

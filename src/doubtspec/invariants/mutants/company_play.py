@@ -318,3 +318,14 @@ def doubt_declinable() -> tuple[Patch, ...]:
 
 def removal_declinable() -> tuple[Patch, ...]:
     return _declinable(RemoveMarketCard)
+
+
+def payment_listed_twice() -> tuple[Patch, ...]:
+    original = legal.company_plays
+
+    def company_plays(state: GameState) -> list[Action]:
+        # A play paid with nothing is listed twice (a payment loop that also yields the empty set).
+        plays = original(state)
+        return plays + [a for a in plays if isinstance(a, PlayStandard) and not a.pay]
+
+    return ((legal, "company_plays", company_plays),)

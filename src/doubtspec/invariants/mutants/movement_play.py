@@ -194,3 +194,15 @@ def pass_only_when_stuck() -> tuple[Patch, ...]:
         return others or actions
 
     return ((legal, "movement_turn", movement_turn),)
+
+
+def no_influence_counts_flight() -> tuple[Patch, ...]:
+    def pass_turn(w: Work) -> None:
+        # Under pass-bonus=no-influence a Flight token held counts as Influence held: no bonus with one.
+        none = w.influence == 0
+        if none and w.game.pass_counts_cards:
+            none = not w.flight and not any(up for _, up in w.tableau)
+        movement.gain(w, influence=2 if none else 1)
+        w.push(StartCompanyTurn())
+
+    return ((movement, "pass_turn", pass_turn),)

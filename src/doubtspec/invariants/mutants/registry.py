@@ -287,6 +287,10 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("profit-victory-named-marginalization", "A Profit Victory is declared as Marginalization.",
            ("outcome.profit-offers", "hand.marginalization", "hand.marginalization-offers"),
            reshuffle.profit_victory_named_marginalization),
+    Mutant("payment-listed-twice", "A play paid with nothing is listed twice among the legal actions.",
+           ("contract.distinct-actions",), company_play.payment_listed_twice),
+    Mutant("no-influence-counts-flight", "Under pass-bonus=no-influence a Flight token held cancels Pass's bonus.",
+           ("rule.pass-offers",), movement_play.no_influence_counts_flight),
     Mutant("elderly-icon-loaded-as-middle-age", "The card loader reads a Victims effect's Elderly zone as Middle Age.",
            ("cards.file",), card_data.elderly_icon_loaded_as_middle_age),
 )}

@@ -37,7 +37,7 @@ def _pass_offers(state: GameState) -> str | None:
     no-influence only the first does, a face-up card being Influence held. A Movement that runs out of tokens
     with its whole Tableau spent is rare in generated games (and the no-influence reading is only played in the
     ruling variants), so the situation is built: the Influence tokens go back to the supply and the Tableau is
-    turned over, nothing else changed.
+    turned over, nothing else changed but, in odd rounds, a Flight token held (it is no Influence token).
     """
     if not movement_turn(state):
         return None
@@ -48,14 +48,21 @@ def _pass_offers(state: GameState) -> str | None:
         return None
     supply = list(state.supply)
     supply[TOKEN_INDEX[TokenKind.INFLUENCE]] += state.influence
+    flight = state.flight
+    if state.round % 2 and not flight and supply[TOKEN_INDEX[TokenKind.FLIGHT]]:
+        # In odd rounds with a Flight token held: Flight pays Influence costs but is no Influence token, under
+        # either reading of the ruling.
+        supply[TOKEN_INDEX[TokenKind.FLIGHT]] -= 1
+        flight = 1
     down = tuple((card, False) for card, _ in state.tableau)
     for tableau in (down, ((down[0][0], True), *down[1:])):
         # `rule.pass` holds each to what the ruling gives, from the state before
-        probe = replace(state, influence=0, supply=tuple(supply), tableau=tableau)
+        probe = replace(state, influence=0, flight=flight, supply=tuple(supply), tableau=tableau)
         message = _pass(probe, Pass(), engine.apply(probe, Pass()))
         if message is not None:
             shown = "".join("U" if up else "D" for _, up in tableau)
-            return (f"what if the Movement passed with no Influence token and the Tableau {shown} (U face up), "
+            return (f"what if the Movement passed with no Influence token, {flight} Flight and the Tableau {shown} "
+                    f"(U face up), "
                     f"ruling pass-bonus={state.rulings.get('pass-bonus')}: {message}")
     return None
 
