@@ -48,10 +48,14 @@ def _catalog_holds(data: dict[str, Any], chosen: Rulings, seed: int, examples: i
                                    str(chosen), differences(data))
 
 
-@settings(DRAWN, max_examples=5)
+@settings(DRAWN, max_examples=5, derandomize=True)
 @given(data=card_file_data(), chosen=rulings(), seed=st.integers(0, 2**16))
 def test_the_catalog_holds_on_drawn_card_files(data: dict[str, Any], chosen: Rulings, seed: int) -> None:
-    """The whole catalog on a drawn file, under a drawn choice of every selectable ruling."""
+    """The whole catalog on a drawn file, under a drawn choice of every selectable ruling.
+
+    The same five files every run (`derandomize`): the default suite is CI's gate, and a new false alarm found by a
+    fresh draw belongs to the slow test below, which draws sixty new files each time (a fresh draw in CI found the
+    one `rule.reserve-resolve-offers` had on a Reserve card that scores Profit after its Lobby)."""
     _catalog_holds(data, chosen, seed, 25)
 
 

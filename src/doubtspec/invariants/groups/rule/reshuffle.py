@@ -12,7 +12,16 @@ from doubtspec.model.actions import (
     EndBuy,
     LobbyOn,
 )
-from doubtspec.model.cards import AddDoubt, DoubtGroup, Lobby, ScoreProfit, TokenKind, Zone
+from doubtspec.model.cards import (
+    AddDoubt,
+    DoubtGroup,
+    Lobby,
+    NamedEffect,
+    RemoveMarketCard,
+    ScoreProfit,
+    TokenKind,
+    Zone,
+)
 from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Phase
 from doubtspec.model.steps import CompanyDraw, DrawToHandSize, ScoreAndSeed
 from doubtspec.rulebook import Section
@@ -393,12 +402,34 @@ def _reserve_doubt_offers(state: GameState) -> str | None:
     return _reserve_lobby_offers(state)
 
 
+_CHOOSING = (Lobby, AddDoubt, RemoveMarketCard, NamedEffect)
+"""Reshuffle effects that may stop for a choice (a named effect counted among them, to be safe)."""
+
+
 @from_card_data
-def _lobbying_reserve(state: GameState) -> tuple[int, ...]:
-    """The Company cards whose Reserve side Lobbies at a Reshuffle."""
-    return tuple(int(number) for number, card in sorted(state.cards.company.items())
-                 if card is not None and card.reserve is not None
-                 and any(isinstance(effect, Lobby) for effect in card.reserve.on_reshuffle))
+def _lobbying_reserve(state: GameState) -> tuple[tuple[int, int], ...]:
+    """(card, Profit its later effects score) for each Company card whose Reserve side Lobbies at a Reshuffle.
+
+    After the first Lobby token is placed, the card's next effects resolve within the same action up to the next one
+    that may stop for a choice: the Profit they score (from the supply) is part of what that action changes. A card
+    whose Profit could come after a choice that may resolve to nothing (or after a second token of the same Lobby) is
+    left out: what its action scores depends on the state."""
+    found = []
+    for number, card in sorted(state.cards.company.items()):
+        effects = card.reserve.on_reshuffle if card is not None and card.reserve is not None else ()
+        first = next((i for i, effect in enumerate(effects) if isinstance(effect, Lobby)), None)
+        if first is None:
+            continue
+        rest = effects[first + 1:]
+        stop = next((i for i, effect in enumerate(rest) if isinstance(effect, _CHOOSING)), len(rest))
+        later = [e for e in rest[stop:] if isinstance(e, ScoreProfit)]
+        scored = sum(e.count for e in rest[:stop] if isinstance(e, ScoreProfit))
+        lobby = effects[first]
+        assert isinstance(lobby, Lobby)
+        if later or (scored and lobby.count > 1):
+            continue
+        found.append((int(number), scored))
+    return tuple(found)
 
 
 def _reserve_lobby_offers(state: GameState) -> str | None:
@@ -407,7 +438,7 @@ def _reserve_lobby_offers(state: GameState) -> str | None:
     one of the Company's own Profit (Interference (Company): the Company spends Profit to Lobby), not one from the
     supply. Such a card seldom lies in the Reserve at a Reshuffle in generated games."""
     supply_index = TOKEN_INDEX[TokenKind.PROFIT]
-    for card in _lobbying_reserve(state):
+    for card, scores in _lobbying_reserve(state):
         if state.game.company_card(card).kind in state.banned:
             continue
         base = _taken_out(state, card)
@@ -431,10 +462,13 @@ def _reserve_lobby_offers(state: GameState) -> str | None:
                 after = engine.apply(after, actions[0])
                 continue
             lobbied = engine.apply(after, lobby)
-            if lobbied.profit != after.profit - 1 or lobbied.supply[supply_index] != after.supply[supply_index]:
+            scored = min(scores, after.supply[supply_index])  # the card's next effects, from what the supply holds
+            if (lobbied.profit != after.profit - 1 + scored
+                    or lobbied.supply[supply_index] != after.supply[supply_index] - scored):
                 return (f"card {card}'s Lobby at a Reshuffle ({lobby}) took the Company's Profit from {after.profit} "
                         f"to {lobbied.profit} and the supply's from {after.supply[supply_index]} to "
-                        f"{lobbied.supply[supply_index]}: the token is one of the Company's own Profit")
+                        f"{lobbied.supply[supply_index]}" + (f", its next effects scoring {scored}" if scored else "")
+                        + ": the token is one of the Company's own Profit")
             break
     return None
 
