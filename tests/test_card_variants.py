@@ -152,6 +152,15 @@ def test_a_reshuffle_that_lobbies_keeps_the_winning_profit_it_holds() -> None:
     assert _profit_offers(probe) is None
 
 
+def test_profit_scored_after_a_reshuffle_lobby_is_the_cards_own() -> None:
+    """`rule.reserve-resolve-offers` on a Reserve card that Lobbies and then scores Profit at a Reshuffle: the Profit
+    resolves in the same action as the Lobby token, so the Company's Profit falls by the token and rises by what the
+    card scores (the check asked for a fall of exactly one; a drawn file in CI met it)."""
+    cards = _card_changed({"on_reshuffle": [{"op": "lobby", "count": 1}, {"op": "profit", "count": 3}]}, 55, "reserve")
+    state = _first(Game(cards), Phase.COMPANY_BUY)
+    assert _reserve_resolve_offers(state) is None
+
+
 def test_profit_scored_after_a_market_removal_is_the_cards_own() -> None:
     """`rule.remove-market` on a card that removes a Market card and then scores Profit: the rest of the play resolves
     in the same step, so the Company's Profit grows by that effect, and the supply gets the card's Lobbying less it."""

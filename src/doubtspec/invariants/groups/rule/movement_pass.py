@@ -62,8 +62,7 @@ def _pass_offers(state: GameState) -> str | None:
         if message is not None:
             shown = "".join("U" if up else "D" for _, up in tableau)
             return (f"what if the Movement passed with no Influence token, {flight} Flight and the Tableau {shown} "
-                    f"(U face up), "
-                    f"ruling pass-bonus={state.rulings.get('pass-bonus')}: {message}")
+                    f"(U face up), ruling pass-bonus={state.rulings.get('pass-bonus')}: {message}")
     return None
 
 

@@ -417,15 +417,14 @@ def _lobbying_reserve(state: GameState) -> tuple[tuple[int, int], ...]:
     found = []
     for number, card in sorted(state.cards.company.items()):
         effects = card.reserve.on_reshuffle if card is not None and card.reserve is not None else ()
-        first = next((i for i, effect in enumerate(effects) if isinstance(effect, Lobby)), None)
-        if first is None:
+        lobbies = [(i, effect) for i, effect in enumerate(effects) if isinstance(effect, Lobby)]
+        if not lobbies:
             continue
+        first, lobby = lobbies[0]
         rest = effects[first + 1:]
         stop = next((i for i, effect in enumerate(rest) if isinstance(effect, _CHOOSING)), len(rest))
         later = [e for e in rest[stop:] if isinstance(e, ScoreProfit)]
         scored = sum(e.count for e in rest[:stop] if isinstance(e, ScoreProfit))
-        lobby = effects[first]
-        assert isinstance(lobby, Lobby)
         if later or (scored and lobby.count > 1):
             continue
         found.append((int(number), scored))
