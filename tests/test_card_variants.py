@@ -24,12 +24,13 @@ from card_files import SHIPPED_DATA, to_toml
 from cli_run import run_cli
 from doubtspec.agents.base import Matchup
 from doubtspec.agents.simulate import iter_game
-from doubtspec.invariants.derived import at_rest
+from doubtspec.invariants.derived import at_rest, loopholes_added
 from doubtspec.invariants.fuzzing import FuzzOptions, run_fuzz
 from doubtspec.invariants.groups.outcome import _profit_offers
 from doubtspec.invariants.groups.rule.company_draw import _reshuffling_draw
 from doubtspec.invariants.groups.rule.company_effects import _doubt_count_offers
 from doubtspec.invariants.groups.rule.company_interference import _remove_market
+from doubtspec.invariants.groups.rule.company_play import _loopholes_trigger, moved_to_play
 from doubtspec.invariants.groups.rule.reshuffle import _reserve_resolve_offers
 from doubtspec.model.actions import PlayStandard, RemoveFromMarket
 from doubtspec.model.cards import CardSet, TokenKind, default_cards_path, load_cards, parse_cards
@@ -177,6 +178,32 @@ def test_profit_scored_after_a_market_removal_is_the_cards_own() -> None:
     assert _remove_market(before, removal, after) is None
     kept = dataclasses.replace(after, profit=after.profit + 1)  # a Profit from nowhere is still refused
     assert _remove_market(before, removal, kept) is not None
+
+
+def test_a_loopholes_what_if_leaves_the_hand_that_pays_whole() -> None:
+    """`rule.trigger-offers`' Loopholes what-if with the only Loopholes card in the hand, whose Budget the play needs:
+    the what-if took that card into the Reserve, the hand could no longer pay, and "cannot be played" was a false
+    alarm (a drawn file with a hand of seven met it). Taken from outside the hand, the same play is checked."""
+    game = Game(load_cards())
+    loopholes, card, reserve_card = 37, 18, 49  # card 18 costs 2 and triggers card 49, of another kind
+    state = _first(game, Phase.COMPANY_PLAY)
+    bought = (card, reserve_card, loopholes)
+    moved = moved_to_play(dataclasses.replace(
+        state, trash=(*state.trash, *bought),
+        stacks=tuple(tuple(c for c in stack if c not in bought) for stack in state.stacks)), card, reserve_card)
+    assert moved is not None
+
+    def with_hand(hand: tuple[int, ...]) -> GameState:
+        rest = [c for c in moved.c_hand if c not in hand]  # the hand's other cards go to the trash pile
+        return dataclasses.replace(moved, c_hand=tuple(sorted(hand)), banned=(),
+                                   trash=(*(c for c in moved.trash if c not in hand), *rest))
+
+    # Card 4's Budget of 1 alone cannot pay the cost of 2; with Loopholes' 3 it can.
+    assert game.budget[4] < game.company_card(card).standard.cost <= game.budget[4] + game.budget[loopholes]
+    assert _loopholes_trigger(with_hand((4, card, loopholes)), card, reserve_card) is None
+    checked = with_hand((4, 5, card))
+    assert loopholes_added(dataclasses.replace(checked, banned=("television",)), (card, *checked.c_hand)) is not None
+    assert _loopholes_trigger(checked, card, reserve_card) is None
 
 
 def test_an_invariant_the_file_leaves_nothing_to_check_for_is_named(tmp_path: Path) -> None:

@@ -255,7 +255,8 @@ def _loopholes_trigger(probe: GameState, card: int, reserve_card: int) -> str | 
     if card_kind(probe, reserve_card) == kind:
         return None
     banned = replace(probe, banned=(kind,))
-    with_loopholes = loopholes_added(banned, (card, reserve_card))
+    # The hand stays whole: a Loopholes card taken from it would take its Budget from the play's payment.
+    with_loopholes = loopholes_added(banned, (card, reserve_card, *probe.c_hand))
     if with_loopholes is None:
         return None
     play = next((a for a in engine.legal_actions(with_loopholes) if isinstance(a, PlayStandard) and a.card == card),
