@@ -20,7 +20,7 @@ from doubtspec.invariants.catalog import (
     TransitionInvariant,
     select,
 )
-from doubtspec.model.actions import Action, EndPlay, Message, Pass, PlaceDoubt, PlayStandard
+from doubtspec.model.actions import Action, EndBuy, EndPlay, Message, Pass, PlaceDoubt, PlayStandard
 from doubtspec.model.cards import TokenKind, Zone
 from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
 from doubtspec.model.game import Game
@@ -141,6 +141,18 @@ def test_card_in_two_places_is_caught(game: Game) -> None:
     lost = dataclasses.replace(state, m_deck=state.m_deck[1:]) if state.m_deck else None
     if lost is not None:
         assert "missing" in str(_state("cards.movement", lost))
+
+
+def test_the_reserve_keeps_its_order(game: Game) -> None:
+    """`cards.reserve-order`: cards leave the Reserve from anywhere and join it at its right end only; reordered, or
+    joined at the left end, it fires."""
+    inv = BY_ID["cards.reserve-order"]
+    assert isinstance(inv, TransitionInvariant)
+    state = dataclasses.replace(_midgame(game), c_reserve=(49, 37, 55))
+    for reserve in ((49, 37, 55), (49, 55), (37,), (), (49, 37, 55, 22)):
+        assert inv.check(state, EndBuy(), dataclasses.replace(state, c_reserve=reserve)) is None, reserve
+    for reserve in ((55, 49), (37, 49, 55), (22, 49, 37, 55)):
+        assert "keep their order" in str(inv.check(state, EndBuy(), dataclasses.replace(state, c_reserve=reserve)))
 
 
 def test_limits_are_caught(game: Game) -> None:

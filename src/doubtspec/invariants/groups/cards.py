@@ -1,5 +1,5 @@
 """The `cards` invariants. Card conservation: every Company card, Movement card and Goal is in exactly one place;
-and the card data itself: the loaded set says what its card file says."""
+the Reserve keeps its order; and the card data itself: the loaded set says what its card file says."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from doubtspec.invariants.derived import from_card_data
 from doubtspec.invariants.shapes import (
     Invariant,
     StateInvariant,
+    TransitionInvariant,
 )
+from doubtspec.model.actions import Action
 from doubtspec.model.cards import CardSet
 from doubtspec.model.state import NO_CARD, GameState, Phase
 from doubtspec.model.steps import (
@@ -117,6 +119,17 @@ def _goal_cards(state: GameState) -> str | None:
     return _multiset_report("Goal", state.cards.goals, places)
 
 
+def reserve_order_check(before: GameState, action: Action, after: GameState) -> str | None:
+    """The Reserve is a row: its cards leave it from anywhere (Reshuffle Sequence C: the ones that do not stay), a
+    card joins it only at its right end (a Reserve play), and the cards that stay keep their order (which decides
+    the order of the Reserve Effects, left to right, and of step C, right to left)."""
+    kept = tuple(card for card in before.c_reserve if card in after.c_reserve)
+    if after.c_reserve[:len(kept)] != kept:
+        return (f"{action}: the Reserve went from {list(before.c_reserve)} to {list(after.c_reserve)}; the cards "
+                f"that stay keep their order ({list(kept)}) and new ones join at the right end")
+    return None
+
+
 @from_card_data
 def _file_read_again(state: GameState) -> str | None:
     """`_file_verdict` of the state's card set, worked out once per set (by identity: a fingerprint would not do, as a
@@ -147,6 +160,9 @@ INVARIANTS: tuple[Invariant, ...] = (
                    (S.MOVEMENT_SETUP, S.MOVEMENT_CARDS, S.BUYING_A_CARD, S.PLAYING_A_CARD), _movement_cards),
     StateInvariant("cards.goals", "Every Goal is in the structure or achieved, once.",
                    (S.MOVEMENT_SETUP, S.AGITATION_AND_GOALS), _goal_cards),
+    TransitionInvariant("cards.reserve-order", "The Reserve keeps its order: a card leaves it from anywhere, joins "
+                        "it only at its right end, and the cards that stay keep their places in turn.",
+                        (S.RESERVE_EFFECTS, S.RESOLVE_RESERVE), reserve_order_check),
     StateInvariant("cards.file", "The loaded card set agrees with a second, independent reading of its card file.",
                    (S.COMPANY_CARDS, S.MOVEMENT_CARDS, S.COMPANY_SETUP, S.MOVEMENT_SETUP), _file_read_again),
 )

@@ -291,6 +291,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("contract.distinct-actions",), company_play.payment_listed_twice),
     Mutant("no-influence-counts-flight", "Under pass-bonus=no-influence a Flight token held cancels Pass's bonus.",
            ("rule.pass-offers",), movement_play.no_influence_counts_flight),
+    Mutant("staying-card-to-right-end", "At a Reshuffle a Reserve card that stays is moved to the Reserve's right "
+           "end instead of keeping its place.", ("rule.reserve-resolve-offers", "cards.reserve-order"),
+           reshuffle.staying_card_to_right_end),
     Mutant("elderly-icon-loaded-as-middle-age", "The card loader reads a Victims effect's Elderly zone as Middle Age.",
            ("cards.file",), card_data.elderly_icon_loaded_as_middle_age),
 )}

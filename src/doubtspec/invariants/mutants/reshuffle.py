@@ -210,6 +210,19 @@ def reshuffle_effects_keep_card() -> tuple[Patch, ...]:
     return ((company, "resolve_reserve_card", resolve_reserve_card),)
 
 
+def staying_card_to_right_end() -> tuple[Patch, ...]:
+    original = company.resolve_reserve_card
+
+    def resolve_reserve_card(w: Work, index: int) -> None:
+        # A card that stays is taken out and put back at the Reserve's right end, not left in its place.
+        card = w.c_reserve[index] if 0 <= index < len(w.c_reserve) else None
+        original(w, index)
+        if card is not None and card in w.c_reserve:
+            w.c_reserve = (*(c for c in w.c_reserve if c != card), card)
+
+    return ((company, "resolve_reserve_card", resolve_reserve_card),)
+
+
 def reshuffle_lobby_from_supply() -> tuple[Patch, ...]:
     original = company.lobby
 

@@ -469,6 +469,39 @@ def _reserve_lobby_offers(state: GameState) -> str | None:
                         f"{lobbied.supply[supply_index]}" + (f", its next effects scoring {scored}" if scored else "")
                         + ": the token is one of the Company's own Profit")
             break
+    return _staying_order_offers(state)
+
+
+@from_card_data
+def _staying_cards(state: GameState) -> tuple[int, ...]:
+    """The Company cards whose Reserve side stays in the Reserve at a Reshuffle, from the card data."""
+    return tuple(sorted(n for n, c in state.cards.company.items()
+                        if c is not None and c.reserve is not None and c.reserve.stays))
+
+
+def _staying_order_offers(state: GameState) -> str | None:
+    """At each Buy Phase, a Reshuffle with every card that stays at the Reserve's right end, unbanned, in an order
+    turned with the round, played to the Movement's turn with the first option of each choice: they are still in
+    the Reserve in that order (Reshuffle Sequence C: the Reserve resolves from the right, and a card that stays
+    keeps its place). Two such cards seldom meet in the Reserve at a Reshuffle in generated games."""
+    staying = _staying_cards(state)
+    if len(staying) < 2:
+        return None
+    turn = state.round % len(staying)
+    order = staying[turn:] + staying[:turn]
+    base = state
+    for card in order:
+        base = _taken_out(base, card)
+    probe = replace(base, banned=(), c_deck=(), c_reserve=(*base.c_reserve, *order),
+                    c_discard=sorted_cards(c for c in (*base.c_deck, *base.c_discard) if c not in order))
+    after = _sequence_through(probe)
+    if after.reshuffles != probe.reshuffles + 1 or (
+            after.outcome is not None and after.outcome.reason is OutcomeReason.STAR_VICTORY):
+        return None  # no Sequence, or one that ended at step B, before the Reserve resolves
+    kept = tuple(card for card in after.c_reserve if card in order)
+    if kept != order:
+        return (f"a Reshuffle with cards {list(order)}, which stay, at the Reserve's right end (Reserve "
+                f"{list(probe.c_reserve)}) left them in the Reserve as {list(kept)}: each keeps its place")
     return None
 
 
@@ -493,8 +526,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    "the whole supply on the display, seeds from the Victims it scored off.",
                    (S.SCORING_DEMOGRAPHICS, S.SEED_DEMOGRAPHICS), _reshuffle_offers),
     StateInvariant("rule.reserve-resolve-offers", "At a Reshuffle an unbanned Reserve card's reshuffle effects "
-                   "(Profit, Doubt) resolve, whether it stays in the Reserve, if it says so, or goes to the trash "
-                   "pile.",
+                   "(Profit, Doubt, Lobbying) resolve, whether it stays in the Reserve, if it says so, in its place, "
+                   "or goes to the trash pile.",
                    (S.RESOLVE_RESERVE,), _reserve_resolve_offers),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""
