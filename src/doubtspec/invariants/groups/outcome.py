@@ -144,8 +144,7 @@ def _profit_offers(state: GameState) -> str | None:
         return (f"a Reshuffle that ends with {target} Profit held or more ({held} before step C) ended in "
                 f"{ended.value if ended is not None else 'no outcome'}")
     size = state.cards.rules.company_hand_size
-    if ended is OutcomeReason.MARGINALIZATION and len(probe.c_hand) >= size:
-        # Marginalization is the hand left short, nothing else: a full hand with the target held is a Profit Victory.
+    if _marginalized_with_full_hand(probe, size):
         return (f"a Reshuffle that ends with {target} Profit held or more and a hand of {len(probe.c_hand)} ended in "
                 f"Marginalization")
     # The same Reshuffle with four cards left to draw (the rest out of the game): the draw at step D
@@ -174,11 +173,18 @@ def _profit_offers(state: GameState) -> str | None:
                     goal_profit=state.goal_profit)
     probe = _reshuffled(exact)
     ended = probe.outcome.reason if probe.outcome is not None else None
-    if ended not in (OutcomeReason.PROFIT_VICTORY, OutcomeReason.MARGINALIZATION) or (
-            ended is OutcomeReason.MARGINALIZATION and len(probe.c_hand) >= size):
+    if ended not in (OutcomeReason.PROFIT_VICTORY, OutcomeReason.MARGINALIZATION) or _marginalized_with_full_hand(
+            probe, size):
         return (f"a Reshuffle with exactly {target} Profit held and nothing scored ended with {probe.profit} Profit "
                 f"and a hand of {len(probe.c_hand)} in {ended.value if ended is not None else 'no outcome'}")
     return None
+
+
+def _marginalized_with_full_hand(probe: GameState, size: int) -> bool:
+    """Whether `probe` ended in Marginalization with a hand of `size` or more: Marginalization is the hand left short
+    (Company Rules), nothing else, so a full hand with the target held is a Profit Victory named wrongly."""
+    return (probe.outcome is not None and probe.outcome.reason is OutcomeReason.MARGINALIZATION
+            and len(probe.c_hand) >= size)
 
 
 def _profit_victory(before: GameState, action: Action, after: GameState) -> str | None:
