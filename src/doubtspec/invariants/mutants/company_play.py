@@ -190,6 +190,18 @@ def doubt_left_column_first() -> tuple[Patch, ...]:
     return ((legal, "effect_choices", effect_choices),)
 
 
+def doubt_guard_reads_victims() -> tuple[Patch, ...]:
+    original = legal.effect_choices
+
+    def effect_choices(state: GameState, step: ResolveEffect) -> list[Action]:
+        # A Doubt effect resolves to nothing once the Victims supply (not the Doubt one) is empty.
+        if isinstance(step.effect, AddDoubt) and state.supply_of(TokenKind.VICTIMS) == 0:
+            return []
+        return original(state, step)
+
+    return ((legal, "effect_choices", effect_choices),)
+
+
 def first_payments_only() -> tuple[Patch, ...]:
     original = Game.payments
 

@@ -294,6 +294,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("staying-card-to-right-end", "At a Reshuffle a Reserve card that stays is moved to the Reserve's right "
            "end instead of keeping its place.", ("rule.reserve-resolve-offers", "cards.reserve-order"),
            reshuffle.staying_card_to_right_end),
+    Mutant("doubt-guard-reads-victims", "A Doubt effect places nothing once the Victims supply is empty (its guard "
+           "reads the wrong supply).", ("rule.doubt-count-offers",), company_play.doubt_guard_reads_victims),
     Mutant("elderly-icon-loaded-as-middle-age", "The card loader reads a Victims effect's Elderly zone as Middle Age.",
            ("cards.file",), card_data.elderly_icon_loaded_as_middle_age),
 )}

@@ -86,7 +86,9 @@ def _doubt_count_offers(state: GameState) -> str | None:
     of each choice, the Doubt on the display must grow by the sum of its effects' counts, when each Doubt
     group's columns have room for what the card's effects place there and the supply holds enough. (Room counted per
     group, not per column: a column too short for the largest count, as on a display of two-space columns, must not
-    switch the check off.)
+    switch the check off.) The play is made a second time with every other supply empty (Victims, Profit and the
+    rest): a Doubt effect asks only for Doubt tokens and room, and games seldom empty another supply (a guard that
+    read the Victims supply for the Doubt one would show only then).
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
         return None
@@ -113,20 +115,27 @@ def _doubt_count_offers(state: GameState) -> str | None:
         if not plays:
             continue
         play = min(plays, key=lambda a: len(a.pay))
-        after = engine.apply(probe, play)
-        for _ in range(PLAY_STEPS):
-            head = after.pending[0] if after.pending and after.outcome is None else None
-            choices = engine.legal_actions(after) if head is not None else ()
-            if not choices:
-                break
-            # A draw or another effect before the Doubt ones is followed too (its first option), so that they come.
-            after = engine.apply(after, next((a for a in choices if isinstance(a, PlaceDoubt)), choices[0]))
-        placed = sum(after.doubt) - sum(probe.doubt)
-        if placed != sum(counts):
-            return (f"{play} placed {placed} Doubt; its effects place {list(counts)} (the display had room and the "
-                    f"supply {probe.supply_of(TokenKind.DOUBT)} tokens)")
+        doubt_only = tuple(n if kind is TokenKind.DOUBT else 0 for kind, n in zip(TokenKind, probe.supply, strict=True))
+        for supply, told in ((probe.supply, ""), (doubt_only, ", every other supply empty")):
+            placed = _doubt_placed(replace(probe, supply=supply), play)
+            if placed != sum(counts):
+                return (f"{play} placed {placed} Doubt; its effects place {list(counts)} (the display had room and "
+                        f"the supply {probe.supply_of(TokenKind.DOUBT)} tokens{told})")
         return None
     return None
+
+
+def _doubt_placed(probe: GameState, play: PlayStandard) -> int:
+    """The Doubt `play` places from `probe`, each choice taken with its first option (a Doubt column first)."""
+    after = engine.apply(probe, play)
+    for _ in range(PLAY_STEPS):
+        head = after.pending[0] if after.pending and after.outcome is None else None
+        choices = engine.legal_actions(after) if head is not None else ()
+        if not choices:
+            break
+        # A draw or another effect before the Doubt ones is followed too (its first option), so that they come.
+        after = engine.apply(after, next((a for a in choices if isinstance(a, PlaceDoubt)), choices[0]))
+    return sum(after.doubt) - sum(probe.doubt)
 
 
 def _doubt_cards(state: GameState) -> list[tuple[int, tuple[tuple[DoubtGroup, int], ...]]]:
