@@ -46,7 +46,8 @@ RULE_MUTANTS = ("trash-at-face-value", "reshuffle-at-five", "reserve-trashed-lef
                 "lobbied-market-card-kept", "first-starting-card-only",
                 "agitation-surplus-goes-on", "defeat-named-marginalization",
                 "doubt-declinable", "removal-declinable", "profit-victory-named-marginalization",
-                "staying-card-to-right-end", "doubt-guard-reads-victims")
+                "staying-card-to-right-end", "doubt-guard-reads-victims", "ban-guard-reads-flight",
+                "organize-buy-keeps-turn", "bans-lifted-at-reshuffle")
 WHAT_IFS = ("lobby.offers", "hand.marginalization-offers", "outcome.defeat-offers", "ban.trigger-offers",
             "ban.reshuffle-offers", "ban.silent-reshuffle-offers", "tableau.full-offers")
 CHECKED = tuple(inv for inv in CATALOG if inv.id.split(".")[0] in ("rule", "scoring") or inv.id in WHAT_IFS

@@ -258,9 +258,20 @@ def _with_reshuffle_effects(state: GameState) -> tuple[int, ...]:
                         if c is not None and c.reserve is not None and c.reserve.on_reshuffle))
 
 
+def _lasting(before: GameState, action: Action, after: GameState) -> str | None:
+    """A ban lasts: no step lifts one (Movement Rules > Interference names no end to a ban, and no card or rule of
+    the Company's takes a Banned token off its pile). Only a new game starts with none."""
+    lifted = sorted(set(before.banned) - set(after.banned))
+    if lifted:
+        return f"{action} lifted the ban on {lifted}; a ban lasts for the rest of the game"
+    return None
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("ban.play", "A banned card is played only for its standard effect, and only with Loopholes.",
                         (S.COMPANY_INTERFERENCE, S.MOVEMENT_INTERFERENCE), _ban_play),
+    TransitionInvariant("ban.lasting", "A ban, once placed, stays for the rest of the game.",
+                        (S.MOVEMENT_INTERFERENCE,), _lasting),
     TransitionInvariant("ban.reserve-trigger", "A banned card in the Reserve never triggers.",
                         (S.COMPANY_INTERFERENCE, S.RESERVE_EFFECTS), _ban_trigger),
     StateInvariant("ban.offers",

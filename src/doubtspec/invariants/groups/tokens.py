@@ -170,6 +170,41 @@ def _exhausted_step(before: GameState, action: Action, after: GameState) -> str 
     return None
 
 
+def _one_supply_empty_step(before: GameState, action: Action, after: GameState) -> str | None:
+    """A step that moves tokens, again with one supply empty (each kind whose supply holds any, in turn): every
+    other kind moves as it did.
+
+    The supplies are separate piles (Set-Up of each side), and a gain larger than its own supply is cut to what
+    that supply holds (ruling supply-exhausted), so whether a Ban is placed, a star taken or Influence gained cannot
+    depend on another kind's supply. Generated games seldom empty a supply, so a guard that reads the wrong one
+    would show only then. The replay is compared only where the empty supply leaves the step's course as it was
+    (the same pending steps, phase and end of game): an empty supply may rightly make a choice resolve to nothing
+    and the play go on (no Doubt token to place), or keep a Profit Victory or the third star from happening. With
+    the Profit supply empty at a Reshuffle Sequence the Social Acceptance Chart is still read with the Profit scored
+    (B. Seed Demographics names the Profit scored, not the tokens taken), which this check leaves to
+    `scoring.*`: that case is not replayed.
+    """
+    if before.supply == after.supply:
+        return None
+    sequence = after.reshuffles != before.reshuffles
+    for k, kind in enumerate(TokenKind):
+        if not before.supply[k] or (sequence and kind is TokenKind.PROFIT):
+            continue
+        probe = replace(before, supply=(*before.supply[:k], 0, *before.supply[k + 1:]))
+        if not engine.is_legal(probe, action):
+            continue
+        replayed = engine.apply(probe, action)
+        if (len(replayed.pending) != len(after.pending) or replayed.phase is not after.phase
+                or (replayed.outcome is None) != (after.outcome is None)):
+            continue
+        for j, other in enumerate(TokenKind):
+            moved, moved_now = after.supply[j] - before.supply[j], replayed.supply[j] - probe.supply[j]
+            if j != k and moved != moved_now:
+                return (f"{action} moved {-moved} {other.value} tokens out of the supply, but {-moved_now} with the "
+                        f"{kind.value} supply empty; each supply is its own (ruling supply-exhausted)")
+    return None
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     *(StateInvariant(
         f"tokens.{kind.value}",
@@ -183,5 +218,9 @@ INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("tokens.exhausted-step", "Each step, replayed with every supply empty, creates no token: its "
                         "gains are cut to nothing and what it removes from the table goes back to the supply.",
                         (S.MOVEMENT_SETUP, S.COMPANY_SETUP, S.ADDING_VICTIMS, S.SEED_DEMOGRAPHICS), _exhausted_step),
+    TransitionInvariant("tokens.one-supply-empty-step", "Each step that moves tokens, replayed with one supply empty "
+                        "(each in turn), moves every other kind of token as it did: the supplies are separate.",
+                        (S.MOVEMENT_SETUP, S.COMPANY_SETUP, S.SEED_DEMOGRAPHICS, S.MOVEMENT_INTERFERENCE),
+                        _one_supply_empty_step),
 )
 """The `tokens.*` invariants, in the order they are checked and listed."""

@@ -9,7 +9,7 @@ from doubtspec.model import engine, legal, movement
 from doubtspec.model.actions import Action, Agitate, Skip
 from doubtspec.model.cards import AddRestriction, TokenKind, Zone
 from doubtspec.model.game import Game
-from doubtspec.model.state import GameState, OutcomeReason, Side
+from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Side
 from doubtspec.model.steps import Agitation, Messaging
 from doubtspec.model.work import Work, replace_at, sorted_with
 
@@ -261,3 +261,15 @@ def messaging_skip_alone() -> tuple[Patch, ...]:
         return actions or [Skip(Side.MOVEMENT)]
 
     return ((legal, "messaging_choices", messaging_choices),)
+
+
+def ban_guard_reads_flight() -> tuple[Patch, ...]:
+    original = Work.take
+
+    def take(self: Work, kind: TokenKind, wanted: int) -> int:
+        # A Ban is placed only while the Flight supply (not the Bans one) holds a token.
+        if kind is TokenKind.BANS and not self.supply[TOKEN_INDEX[TokenKind.FLIGHT]]:
+            return 0
+        return original(self, kind, wanted)
+
+    return ((Work, "take", take),)

@@ -168,3 +168,15 @@ def pacing_refreshes_first() -> tuple[Patch, ...]:
                       sum(p.agitation for p in passives))
 
     return ((movement, "pacing_passives", pacing_passives),)
+
+
+def organize_buy_keeps_turn() -> tuple[Patch, ...]:
+    original = movement.buy_card
+
+    def buy_card(w: Work, space: int, flip: tuple[int, ...]) -> None:
+        original(w, space, flip)
+        # An Organize buy forgets to hand the turn to the Company: the Movement chooses again.
+        if w.game.cards.market[space].action is MarketAction.ORGANIZE:
+            w.pending = tuple(step for step in w.pending if not isinstance(step, StartCompanyTurn))
+
+    return ((movement, "buy_card", buy_card),)

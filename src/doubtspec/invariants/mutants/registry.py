@@ -296,6 +296,12 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            reshuffle.staying_card_to_right_end),
     Mutant("doubt-guard-reads-victims", "A Doubt effect places nothing once the Victims supply is empty (its guard "
            "reads the wrong supply).", ("rule.doubt-count-offers",), company_play.doubt_guard_reads_victims),
+    Mutant("ban-guard-reads-flight", "A Goal's Ban is placed only while the Flight supply holds a token (its guard "
+           "reads the wrong supply).", ("tokens.one-supply-empty-step",), movement_goals.ban_guard_reads_flight),
+    Mutant("organize-buy-keeps-turn", "A buy from the Organize space does not end the Movement's turn: it chooses "
+           "again.", ("rule.movement-one-choice",), movement_market.organize_buy_keeps_turn),
+    Mutant("bans-lifted-at-reshuffle", "Every ban is lifted once a Reshuffle has cleared the Reserve.",
+           ("ban.lasting",), reshuffle.bans_lifted_at_reshuffle),
     Mutant("elderly-icon-loaded-as-middle-age", "The card loader reads a Victims effect's Elderly zone as Middle Age.",
            ("cards.file",), card_data.elderly_icon_loaded_as_middle_age),
 )}

@@ -317,3 +317,16 @@ def profit_victory_named_marginalization() -> tuple[Patch, ...]:
             w.outcome = Outcome(OutcomeReason.MARGINALIZATION, w.round, f"{w.profit} Profit at the end of a Reshuffle")
 
     return ((company, "check_profit_victory", check_profit_victory),)
+
+
+def bans_lifted_at_reshuffle() -> tuple[Patch, ...]:
+    original = company.resolve_reserve_card
+
+    def resolve_reserve_card(w: Work, index: int) -> None:
+        # Once step C has cleared the Reserve, the Banned tokens go back to the supply.
+        if index < 0:
+            w.give_back(TokenKind.BANS, len(w.banned))
+            w.banned = ()
+        original(w, index)
+
+    return ((company, "resolve_reserve_card", resolve_reserve_card),)

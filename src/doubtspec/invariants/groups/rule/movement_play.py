@@ -138,9 +138,22 @@ def movement_play_check(before: GameState, action: Action, after: GameState) -> 
     return unchanged_except(before, after, (*MOVEMENT_TABLE, "m_hand", "m_discard", *TURN_START), action)
 
 
+def one_choice_check(before: GameState, action: Action, after: GameState) -> str | None:
+    """On Your Go: the Movement makes one choice (Play, Buy or Pass), and once it has resolved the opponent takes
+    their turn. So no step that starts in the Movement's turn ends with the Movement at rest in its turn again:
+    whatever it was (the choice itself, or a step of its resolution such as Organize's play or a refill), the next
+    rest is the Company's turn or the end of the game."""
+    if before.phase is not Phase.MOVEMENT_TURN or after.outcome is not None or not movement_turn(after):
+        return None
+    return (f"after {action} the Movement is at rest in its own turn again; its one choice has resolved, so the "
+            f"Company's turn comes next")
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.movement-play", "A Movement play pays its Influence (flipped cards, then Flight, then "
                         "tokens), goes to the chosen end and earns the Bonuses aligned with the adjacent face-up card.",
                         (S.PLAYING_A_CARD, S.SPENDING_INFLUENCE), movement_play_check),
+    TransitionInvariant("rule.movement-one-choice", "The Movement makes one choice a turn: once it has resolved, the "
+                        "Company's turn comes (no second choice).", (S.MOVEMENT_ON_YOUR_GO,), one_choice_check),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""
