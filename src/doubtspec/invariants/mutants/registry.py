@@ -302,6 +302,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            "again.", ("rule.movement-one-choice",), movement_market.organize_buy_keeps_turn),
     Mutant("bans-lifted-at-reshuffle", "Every ban is lifted once a Reshuffle has cleared the Reserve.",
            ("ban.lasting",), reshuffle.bans_lifted_at_reshuffle),
+    Mutant("undealt-pairs-to-trash", "Set-Up puts the odd/even pairs not dealt on the trash pile instead of out of "
+           "the game.", ("rule.setup",), setup.undealt_pairs_to_trash),
     Mutant("elderly-icon-loaded-as-middle-age", "The card loader reads a Victims effect's Elderly zone as Middle Age.",
            ("cards.file",), card_data.elderly_icon_loaded_as_middle_age),
 )}

@@ -56,3 +56,17 @@ def first_starting_card_only() -> tuple[Patch, ...]:
         return actions[:1] if isinstance(step, ChooseStartingCard) else actions
 
     return ((legal, "choice_actions", choice_actions), (engine, "choice_actions", choice_actions))
+
+
+def undealt_pairs_to_trash() -> tuple[Patch, ...]:
+    original = engine._apply_to_step
+
+    def apply_to_step(w: Work, action: Action) -> None:
+        removed = w.c_removed
+        original(w, action)
+        # The odd/even pairs not dealt go to the trash pile (where they can be bought) instead of out of the game.
+        if w.phase is Phase.SETUP and not removed and w.c_removed:
+            w.trash = tuple(sorted(w.trash + w.c_removed))
+            w.c_removed = ()
+
+    return ((engine, "_apply_to_step", apply_to_step),)

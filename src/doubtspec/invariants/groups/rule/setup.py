@@ -32,6 +32,12 @@ def _setup(state: GameState) -> str | None:
     if len(state.stacks) != rules.stacks_dealt or any(len(s) != 2 or (s[0], s[1]) not in pairs or s[1] != s[0] + 1
                                                       for s in state.stacks):
         return f"Set-Up dealt the stacks {list(state.stacks)}: {rules.stacks_dealt} odd/even pairs, the even on top"
+    # Company Set-Up 2: the pairs not dealt leave the game; the trash pile holds only cards removed in play.
+    dealt = {(s[0], s[1]) for s in state.stacks}
+    undealt = sorted(card for pair in cards.stack_pairs if pair not in dealt for card in pair)
+    if state.trash or sorted(state.c_removed) != undealt:
+        return (f"Set-Up left the trash pile {list(state.trash)} and out of the game {sorted(state.c_removed)}; the "
+                f"pairs not dealt ({undealt}) leave the game and the trash pile starts empty")
     if (state.victims != display.setup_victims or state.doubt != display.setup_doubt or state.profit
             or state.stars or state.influence != rules.movement_starting_influence):
         return (f"Set-Up left Victims {list(state.victims)}, Doubt {list(state.doubt)}, Profit {state.profit}, "
