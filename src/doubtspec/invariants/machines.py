@@ -205,6 +205,7 @@ SAMPLED: frozenset[str] = frozenset({
     "rule.influence-payment-offers", "tableau.removal-offers",
     "rule.lobbied-buy-offers", "lobby.distinct-offers", "reject.banned-offers",
     "reject.empty-space", "rule.trash-offers", "tokens.exhausted-offers", "tokens.exhausted-step",
+    "tokens.one-supply-empty-step",
     "outcome.goal-victory-offers", "rule.trigger-offers", "rule.company-turn-start-offers",
 }) | COSTLY | ON_THEIR_STATES
 """The checks that re-run the engine (purity, legality, the what-ifs): each costs more than a step of the
