@@ -200,7 +200,7 @@ def _one_supply_empty_step(before: GameState, action: Action, after: GameState) 
         for j, other in enumerate(TokenKind):
             moved, moved_now = after.supply[j] - before.supply[j], replayed.supply[j] - probe.supply[j]
             if j != k and moved != moved_now:
-                return (f"{action} moved {-moved} {other.value} tokens out of the supply, but {-moved_now} with the "
+                return (f"{action} changed the {other.value} supply by {moved:+d}, but by {moved_now:+d} with the "
                         f"{kind.value} supply empty; each supply is its own (ruling supply-exhausted)")
     return None
 

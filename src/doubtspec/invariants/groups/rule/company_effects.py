@@ -115,7 +115,8 @@ def _doubt_count_offers(state: GameState) -> str | None:
         if not plays:
             continue
         play = min(plays, key=lambda a: len(a.pay))
-        doubt_only = tuple(n if kind is TokenKind.DOUBT else 0 for kind, n in zip(TokenKind, probe.supply, strict=True))
+        doubt = TOKEN_INDEX[TokenKind.DOUBT]
+        doubt_only = tuple(n if i == doubt else 0 for i, n in enumerate(probe.supply))
         for supply, told in ((probe.supply, ""), (doubt_only, ", every other supply empty")):
             placed = _doubt_placed(replace(probe, supply=supply), play)
             if placed != sum(counts):
