@@ -6,7 +6,7 @@ import dataclasses
 
 from doubtspec.invariants.mutants.mutant import Patch
 from doubtspec.model import company, engine, legal
-from doubtspec.model.actions import Action, Buy, BuySource
+from doubtspec.model.actions import Action, Buy, BuySource, EndPlay
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, OutcomeReason, Phase
 from doubtspec.model.steps import StartCompanyTurn
@@ -127,3 +127,15 @@ def defeat_named_marginalization() -> tuple[Patch, ...]:
             w.outcome = dataclasses.replace(w.outcome, reason=OutcomeReason.MARGINALIZATION)
 
     return ((engine, "_run_auto", run_auto),)
+
+
+def discount_cleared_at_end_play() -> tuple[Patch, ...]:
+    original = engine._apply_free
+
+    def apply_free(w: Work, action: Action) -> None:
+        original(w, action)
+        # Ending the Play Phase clears the turn's discount, so no discount ever reaches a buy.
+        if isinstance(action, EndPlay):
+            w.discount = 0
+
+    return ((engine, "_apply_free", apply_free),)

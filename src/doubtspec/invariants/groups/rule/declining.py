@@ -1,4 +1,5 @@
-"""`rule.skip`, `rule.skip-offers` and `rule.phase-end-offers`: declining a choice, and when it may be declined.
+"""`rule.skip`, `rule.skip-offers`, `rule.end-play` and `rule.phase-end-offers`: declining a choice, ending a
+phase, and when each may be done.
 
 A bought space's Action (Messaging, Agitation, Organize) may be left unused (Buying a Card). Its postconditions
 (`rule.messaging`, `rule.goal`, `rule.organize-play`) look at the choices that do something; a decline that still
@@ -10,7 +11,9 @@ else on the table moves.
 The Company declines too: its Play Phase and Buy Phase go on, a card at a time, until it ends them, and it must
 play and buy at least one card a turn (On Your Go). `rule.phase-end-offers` asks that ending each phase is offered
 exactly once a card has been played (bought): a reading that ends the phase after one card, or only when nothing
-more can be paid for, leaves every play and buy made correct.
+more can be paid for, leaves every play and buy made correct. `rule.end-play` asks that ending the Play Phase does
+nothing but start the Buy Phase: a reset there (a discount cleared a step early) leaves every play and buy correct
+by its own check.
 """
 
 from __future__ import annotations
@@ -86,6 +89,17 @@ def _phase_end_offers(state: GameState) -> str | None:
     return None
 
 
+def _end_play(before: GameState, action: Action, after: GameState) -> str | None:
+    """Ending the Play Phase moves the Company into its Buy Phase, or ends the game when no card can be bought
+    (Economic Defeat), and changes nothing else: what the turn's plays set up for its buys (a discount, ruling
+    discount-scope) is still there."""
+    if not isinstance(action, EndPlay):
+        return None
+    if after.outcome is None and after.phase is not Phase.COMPANY_BUY:
+        return f"{action} left the {after.phase.value} phase; the Buy Phase comes next"
+    return unchanged_except(before, after, ("phase", "outcome"), action)
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.skip", "Declining a bought space's Messaging, Agitation or Organize only ends the buy: "
                         "the card goes into the hand, the Company's turn may begin, nothing else moves.",
@@ -93,6 +107,8 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.skip-offers", "Every pending Messaging, Agitation or Organize may be declined, and "
                    "declining it does what `rule.skip` says.",
                    (S.BUYING_A_CARD, S.MESSAGING, S.AGITATION_AND_GOALS), _skip_offers, _declining),
+    TransitionInvariant("rule.end-play", "Ending the Play Phase starts the Buy Phase (or ends the game by Economic "
+                        "Defeat) and changes nothing else.", (S.COMPANY_ON_YOUR_GO, S.BUYING_CARDS), _end_play),
     StateInvariant("rule.phase-end-offers", "The Company may end its Play (Buy) Phase once it has played (bought) a "
                    "card that turn, at every rest after that, and not before.",
                    (S.COMPANY_ON_YOUR_GO,), _phase_end_offers, _company_phase),
