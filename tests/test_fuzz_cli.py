@@ -47,7 +47,7 @@ def test_table_output_and_junit(tmp_path: Path, capsys: pytest.CaptureFixture[st
     code, out, _ = run(["fuzz", *QUICK, "--invariant", "tokens", "--junit-xml", str(junit)], capsys)
     assert code == 0 and "no violation" in out
     suite = ET.parse(junit).getroot().find("testsuite")
-    assert suite is not None and suite.get("failures") == "0" and suite.get("tests") == "11"
+    assert suite is not None and suite.get("failures") == "0" and suite.get("tests") == "12"
 
 
 @pytest.mark.parametrize("args, field", [

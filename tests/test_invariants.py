@@ -94,7 +94,7 @@ def test_catalog_shape() -> None:
 def test_select_by_id_and_group() -> None:
     assert select(None) == CATALOG
     assert [i.id for i in select(["hand.movement"])] == ["hand.movement"]
-    what_ifs = {"tokens.exhausted-offers", "tokens.exhausted-step"}
+    what_ifs = {"tokens.exhausted-offers", "tokens.exhausted-step", "tokens.one-supply-empty-step"}
     assert {i.id for i in select(["tokens"])} == {f"tokens.{k.value}" for k in TokenKind} | what_ifs
     with pytest.raises(OptionError) as info:
         select(["no-such-invariant"])
