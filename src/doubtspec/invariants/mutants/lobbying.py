@@ -7,9 +7,9 @@ import dataclasses
 
 from doubtspec.invariants.mutants.mutant import Patch
 from doubtspec.model import company, engine, legal
-from doubtspec.model.actions import Action, RemoveFromMarket, Skip
+from doubtspec.model.actions import Action, LobbyWhere, RemoveFromMarket, Skip, Unlobby
 from doubtspec.model.cards import Lobby, TokenKind
-from doubtspec.model.state import GameState
+from doubtspec.model.state import NO_CARD, GameState
 from doubtspec.model.steps import ResolveEffect, StartCompanyTurn
 from doubtspec.model.work import Work, replace_at, sorted_with
 
@@ -85,6 +85,21 @@ def unlobby_after_play() -> tuple[Patch, ...]:
     def unlobby_actions(state: GameState) -> list[Action]:
         # Lobbying can be taken back until the first buy, not only before the first play.
         return original(dataclasses.replace(state, plays=state.buys))
+
+    return ((legal, "unlobby_actions", unlobby_actions),)
+
+
+def unlobby_bare_cards() -> tuple[Patch, ...]:
+    original = legal.unlobby_actions
+
+    def unlobby_actions(state: GameState) -> list[Action]:
+        # Every Market card is offered, lobbied or not: taking back nothing still uses up the turn's removal.
+        actions = original(state)
+        if state.plays or state.unlobbied:
+            return actions
+        market = [i for i, card in enumerate(state.market) if card != NO_CARD]
+        offered: list[Action] = [Unlobby(LobbyWhere.MARKET, i) for i in market]
+        return offered + [a for a in actions if isinstance(a, Unlobby) and a.where is LobbyWhere.GOAL]
 
     return ((legal, "unlobby_actions", unlobby_actions),)
 

@@ -112,6 +112,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.messaging", "doubt.messaging-tokens-offers"), movement_goals.messaging_icons_reused),
     Mutant("trigger-timing-swapped", "A standard play's trigger fires before the card's own effects, although "
            "ruling trigger-timing says after them.", ("rule.trigger-timing",), company_play.trigger_timing_swapped),
+    Mutant("unlobby-bare-cards", "Taking back Lobbying is offered on every Market card, lobbied or not.",
+           ("rule.unlobby-offers",), lobbying.unlobby_bare_cards),
     Mutant("unlobby-after-play", "Lobbying can be taken back after the turn's first play, until the first buy.",
            ("rule.unlobby-offers",), lobbying.unlobby_after_play),
     Mutant("removed-card-to-market-deck", "A Market card the Company removes goes back into the Market deck.",

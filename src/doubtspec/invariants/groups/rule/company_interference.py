@@ -37,14 +37,14 @@ def _unlobby(before: GameState, action: Action, after: GameState) -> str | None:
 
 
 def _unlobby_offers(state: GameState) -> str | None:
-    """At the start of each Company turn, put one to three Profit on every card and take each back.
+    """At the start of each Company turn, put one to three Profit on most cards and take each back.
 
     Removing Lobbying needs Lobby plays on the Movement's cards first, and the Company seldom takes it
-    back, so generated games hardly play an Unlobby; lobbying every card with a different count than
-    its neighbours (tokens from the supply), the engine must offer exactly one Unlobby per card
-    carrying Profit, and each one taken (the first and last Market space, the first and last Goal)
-    must do what `rule.unlobby` says. After the turn's first play, after one removal, and in the Buy
-    Phase, the same Lobbying may not be taken back at all.
+    back, so generated games hardly play an Unlobby; lobbying the cards in turn with 1, 2, 3 and 0 Profit
+    (tokens from the supply), the engine must offer exactly one Unlobby per card carrying Profit (a card
+    left bare has no Lobbying to take back: Company Interference), and each one taken (the first and
+    last Market space, the first and last Goal) must do what `rule.unlobby` says. After the turn's first
+    play, after one removal, and in the Buy Phase, the same Lobbying may not be taken back at all.
     """
     if not at_rest(state) or state.phase not in (Phase.COMPANY_PLAY, Phase.COMPANY_BUY):
         return None
@@ -56,7 +56,7 @@ def _unlobby_offers(state: GameState) -> str | None:
         nonlocal spare
         counts = []
         for i, card in enumerate(cards):
-            count = min(1 + (start + i) % 3, spare) if card != NO_CARD else 0
+            count = min((1 + start + i) % 4, spare) if card != NO_CARD else 0
             spare -= count
             counts.append(count)
         return tuple(counts)
@@ -229,9 +229,9 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.company-turn-start-offers", "A Company turn starts afresh even when the last one left "
                    "plays, buys, a discount and a removal of Lobbying set (checked by `rule.company-turn-start`).",
                    (S.COMPANY_ON_YOUR_GO, S.COMPANY_INTERFERENCE), _company_turn_start_offers),
-    StateInvariant("rule.unlobby-offers", "With Profit on every card, each card's Lobbying can be taken back at the "
-                   "start of the turn, and taking it back does what `rule.unlobby` says; after the first play, "
-                   "after one removal and in the Buy Phase, none can.",
+    StateInvariant("rule.unlobby-offers", "With Profit on most cards, each lobbied card's Lobbying, and no bare "
+                   "card's, can be taken back at the start of the turn, and taking it back does what `rule.unlobby` "
+                   "says; after the first play, after one removal and in the Buy Phase, none can.",
                    (S.COMPANY_INTERFERENCE,), _unlobby_offers),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""
