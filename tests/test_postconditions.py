@@ -48,7 +48,8 @@ RULE_MUTANTS = ("trash-at-face-value", "reshuffle-at-five", "reserve-trashed-lef
                 "doubt-declinable", "removal-declinable", "profit-victory-named-marginalization",
                 "staying-card-to-right-end", "doubt-guard-reads-victims", "ban-guard-reads-flight",
                 "organize-buy-keeps-turn", "bans-lifted-at-reshuffle",
-                "undealt-pairs-to-trash", "discount-cleared-at-end-play", "unlobby-bare-cards")
+                "undealt-pairs-to-trash", "discount-cleared-at-end-play", "unlobby-bare-cards",
+                "messaging-victim-beyond-zone")
 WHAT_IFS = ("lobby.offers", "hand.marginalization-offers", "outcome.defeat-offers", "ban.trigger-offers",
             "ban.reshuffle-offers", "ban.silent-reshuffle-offers", "tableau.full-offers")
 CHECKED = tuple(inv for inv in CATALOG if inv.id.split(".")[0] in ("rule", "scoring") or inv.id in WHAT_IFS

@@ -119,8 +119,8 @@ def _messaging_offers(state: GameState) -> str | None:
     Messaging against a column of two or three Doubt, or against an emptied one, is rare in generated
     games, so instead of waiting for one, ask the engine's own legality layer what it would offer with
     each zone's column at every depth (and a Victim there), at the budgets around each price: the
-    Victims once all the Doubt is removed, each part of the Doubt bottom-up, and never more Doubt than
-    the column holds.
+    Victims once all the Doubt is removed, each part of the Doubt bottom-up, and never more Doubt or
+    Victims than the zone holds.
     """
     if state.outcome is not None or state.pending or state.phase is not Phase.MOVEMENT_TURN:
         return None
@@ -178,6 +178,10 @@ def _column_offers(probe: GameState, zone: Zone, present: int, values: tuple[int
     beyond = [a for a in offers if a.doubts > present]
     if beyond:
         return f"with {where}, {beyond[0]} was offered (more Doubt than the column holds)"
+    # With a budget for every Victim and one more, no removal may take more Victims than the zone holds.
+    crowded = [a for a in offers if a.victims > probe.victims[zone]]
+    if crowded:
+        return f"with {where} and {probe.victims[zone]} Victims, {crowded[0]} was offered (more Victims than it holds)"
     empty = [a for a in offers if a.doubts + a.victims == 0]
     if empty:
         return f"with {where}, {empty[0]} was offered: it removes nothing (declining is Skip)"
@@ -248,7 +252,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                         (S.ADDING_DOUBT, S.MESSAGING), _doubt_steps),
     StateInvariant("doubt.messaging-offers",
                    "Messaging is offered exactly when its budget covers the bottom-up price of the Doubt removed, "
-                   "and one more for each Victim; removing nothing (Skip) is always one of the choices.",
+                   "and one more for each Victim, never more Doubt or Victims than the zone holds; removing nothing "
+                   "(Skip) is always one of the choices.",
                    (S.MESSAGING,), _messaging_offers),
     StateInvariant("doubt.messaging-tokens-offers",
                    "Messaging paid with tokens, alone or beside icons, spends the bottom-up price of the Doubt removed "

@@ -6,7 +6,7 @@ import dataclasses
 
 from doubtspec.invariants.mutants.mutant import Patch
 from doubtspec.model import engine, legal, movement
-from doubtspec.model.actions import Action, Agitate, Skip
+from doubtspec.model.actions import Action, Agitate, Message, Skip
 from doubtspec.model.cards import AddRestriction, TokenKind, Zone
 from doubtspec.model.game import Game
 from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Side
@@ -259,6 +259,22 @@ def messaging_skip_alone() -> tuple[Patch, ...]:
         # Declining is offered even when nothing can be removed, so the step waits for a Skip.
         actions = original(state, step)
         return actions or [Skip(Side.MOVEMENT)]
+
+    return ((legal, "messaging_choices", messaging_choices),)
+
+
+def messaging_victim_beyond_zone() -> tuple[Patch, ...]:
+    original = legal.messaging_choices
+
+    def messaging_choices(state: GameState, step: Messaging) -> list[Action]:
+        # A budget left over after the zone's last Victim offers one Victim more than the zone holds.
+        actions = original(state, step)
+        budget = step.icons + state.messaging
+        extra: list[Action] = [
+            Message(a.zone, a.doubts, a.victims + 1) for a in actions
+            if isinstance(a, Message) and a.doubts == state.doubt[a.zone] and a.victims == state.victims[a.zone]
+            and movement.doubt_cost(state.game, a.zone, a.doubts, a.doubts) + a.victims < budget]
+        return actions + extra if extra else actions
 
     return ((legal, "messaging_choices", messaging_choices),)
 

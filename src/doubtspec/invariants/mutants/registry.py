@@ -284,6 +284,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("doubt.group-offers",), company_play.doubt_declinable),
     Mutant("removal-declinable", "An effect that removes a Market card may be declined (Skip offered beside the "
            "removals).", ("rule.remove-market-offers",), company_play.removal_declinable),
+    Mutant("messaging-victim-beyond-zone", "Messaging with budget to spare offers one Victim more than the zone "
+           "holds.", ("doubt.messaging-offers",), movement_goals.messaging_victim_beyond_zone),
     Mutant("messaging-skip-alone", "A Messaging with nothing it can remove waits for a Skip instead of resolving "
            "to nothing.", ("contract.real-choices",), movement_goals.messaging_skip_alone),
     Mutant("profit-victory-named-marginalization", "A Profit Victory is declared as Marginalization.",
