@@ -49,7 +49,8 @@ RULE_MUTANTS = ("trash-at-face-value", "reshuffle-at-five", "reserve-trashed-lef
                 "staying-card-to-right-end", "doubt-guard-reads-victims", "ban-guard-reads-flight",
                 "organize-buy-keeps-turn", "bans-lifted-at-reshuffle",
                 "undealt-pairs-to-trash", "discount-cleared-at-end-play", "unlobby-bare-cards",
-                "messaging-victim-beyond-zone")
+                "messaging-victim-beyond-zone", "effect-remainder-last", "skip-declines-one-token",
+                "payment-held-in-play", "discard-before-trigger")
 WHAT_IFS = ("lobby.offers", "hand.marginalization-offers", "outcome.defeat-offers", "ban.trigger-offers",
             "ban.reshuffle-offers", "ban.silent-reshuffle-offers", "tableau.full-offers")
 CHECKED = tuple(inv for inv in CATALOG if inv.id.split(".")[0] in ("rule", "scoring") or inv.id in WHAT_IFS

@@ -7,7 +7,8 @@
 `apply` never changes its input; `play` is the checked form that raises `IllegalActionError`
 naming the action, the rule and the state. Chance is an actor: at a chance node
 `legal_actions` lists the outcomes and `chance_outcomes` gives their probabilities. Seeds live at
-the edge (`doubtspec.model.playout`), never here.
+the edge (`doubtspec.model.playout`), never here. `settle` runs a state's automatic steps as `apply` does
+after an action, for checks that build the pending steps of a state themselves.
 """
 
 from __future__ import annotations
@@ -215,6 +216,14 @@ def apply(state: GameState, action: Action) -> GameState:
         _apply_to_step(w, action)
     else:
         _apply_free(w, action)
+    _advance(w)
+    return w.freeze()
+
+
+def settle(state: GameState) -> GameState:
+    """`state` with its automatic steps resolved, up to the next choice, chance or end of the game: what `apply`
+    does after each action. For what-ifs that set the pending steps themselves."""
+    w = Work.of(state)
     _advance(w)
     return w.freeze()
 

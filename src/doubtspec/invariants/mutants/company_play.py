@@ -19,7 +19,7 @@ from doubtspec.model.cards import (
 )
 from doubtspec.model.game import Game
 from doubtspec.model.state import TOKEN_INDEX, GameState, Side
-from doubtspec.model.steps import Activate, CompanyDraw, Effect, ResolveEffect, Step
+from doubtspec.model.steps import Activate, CompanyDraw, Effect, FinishPlay, ResolveEffect, Step
 from doubtspec.model.work import Work, replace_at
 
 
@@ -341,3 +341,63 @@ def payment_listed_twice() -> tuple[Patch, ...]:
         return plays + [a for a in plays if isinstance(a, PlayStandard) and not a.pay]
 
     return ((legal, "company_plays", company_plays),)
+
+
+def effect_remainder_last() -> tuple[Patch, ...]:
+    original = engine._apply_to_step
+
+    def apply_to_step(w: Work, action: Action) -> None:
+        # The rest of a multi-token effect is queued behind everything else (the card's discard included).
+        head = w.pending[0]
+        original(w, action)
+        if (isinstance(head, ResolveEffect) and head.remaining > 1 and w.pending
+                and isinstance(w.pending[0], ResolveEffect) and w.pending[0].effect == head.effect):
+            w.pending = (*w.pending[1:], w.pending[0])
+
+    return ((engine, "_apply_to_step", apply_to_step),)
+
+
+def skip_declines_one_token() -> tuple[Patch, ...]:
+    original = engine._apply_to_step
+
+    def apply_to_step(w: Work, action: Action) -> None:
+        # Skip declines one token of an effect; the next token is offered again.
+        head = w.pending[0]
+        original(w, action)
+        if isinstance(head, ResolveEffect) and isinstance(action, Skip) and head.remaining > 1:
+            w.push(ResolveEffect(head.effect, head.remaining - 1, head.used))
+
+    return ((engine, "_apply_to_step", apply_to_step),)
+
+
+def payment_held_in_play() -> tuple[Patch, ...]:
+    original = company.play_standard
+
+    def play_standard(w: Work, card: int, pay: tuple[int, ...]) -> None:
+        # The cards paid stay in play with the card and are discarded only when its play finishes.
+        original(w, card, pay)
+        discard = list(w.c_discard)
+        for paid in pay:
+            discard.remove(paid)
+        w.c_discard = tuple(discard)
+        w.c_in_play = (*w.c_in_play, *pay)
+        end = w.pending.index(FinishPlay(card)) + 1
+        w.pending = (*w.pending[:end], *(FinishPlay(paid) for paid in pay), *w.pending[end:])
+
+    return ((company, "play_standard", play_standard),)
+
+
+def discard_before_trigger() -> tuple[Patch, ...]:
+    original = company.play_standard
+
+    def play_standard(w: Work, card: int, pay: tuple[int, ...]) -> None:
+        # The card is discarded before the Reserve cards its trigger activates resolve.
+        original(w, card, pay)
+        steps = list(w.pending)
+        activations = [i for i, step in enumerate(steps) if isinstance(step, Activate)]
+        finish = steps.index(FinishPlay(card))
+        if activations and activations[0] < finish:
+            steps.insert(activations[0], steps.pop(finish))
+            w.pending = tuple(steps)
+
+    return ((company, "play_standard", play_standard),)

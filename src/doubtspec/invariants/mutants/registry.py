@@ -284,6 +284,14 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("doubt.group-offers",), company_play.doubt_declinable),
     Mutant("removal-declinable", "An effect that removes a Market card may be declined (Skip offered beside the "
            "removals).", ("rule.remove-market-offers",), company_play.removal_declinable),
+    Mutant("effect-remainder-last", "The rest of a multi-token effect waits behind the play's other steps.",
+           ("rule.choice-step", "rule.choice-step-offers"), company_play.effect_remainder_last),
+    Mutant("skip-declines-one-token", "Declining a Lobby of two tokens declines one, and the next is offered.",
+           ("rule.choice-step", "rule.choice-step-offers"), company_play.skip_declines_one_token),
+    Mutant("payment-held-in-play", "The cards paid for a play stay in play until the play finishes.",
+           ("rule.company-play",), company_play.payment_held_in_play),
+    Mutant("discard-before-trigger", "A played card is discarded before the Reserve cards it triggers resolve.",
+           ("rule.company-play",), company_play.discard_before_trigger),
     Mutant("messaging-victim-beyond-zone", "Messaging with budget to spare offers one Victim more than the zone "
            "holds.", ("doubt.messaging-offers",), movement_goals.messaging_victim_beyond_zone),
     Mutant("messaging-skip-alone", "A Messaging with nothing it can remove waits for a Skip instead of resolving "

@@ -20,8 +20,9 @@ token, trashing), `company_budget` (payments and buys) and `company_interference
 turn's start); `reshuffle` (the Draw Phase and the Reshuffle Sequence); the Movement's `movement_play` (which also
 holds the `Table` the Movement's checks work on), `movement_buy`, `movement_influence` (Spending Influence),
 `movement_organize`, `movement_pass`, `movement_messaging`, `movement_pacing` and `movement_goal` (Agitation and
-Goals); `bonus` (a Refresh Bonus between two cards) and `declining` (what declining a Movement choice leaves
-alone, and when the Company may end its Play and Buy Phases). `frame` holds what they all share.
+Goals); `bonus` (a Refresh Bonus between two cards), `declining` (what declining a Movement choice leaves
+alone, and when the Company may end its Play and Buy Phases) and `choice_steps` (a choice answers the head of the
+queue of steps and leaves the rest as it was). `frame` holds what they all share.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from __future__ import annotations
 from doubtspec.invariants.groups.rule import (
     bonus,
     chance,
+    choice_steps,
     company_budget,
     company_draw,
     company_effects,
@@ -64,6 +66,6 @@ INVARIANTS: tuple[Invariant, ...] = (
     *movement_play.INVARIANTS, *movement_buy.INVARIANTS, *movement_influence.INVARIANTS,
     *movement_organize.INVARIANTS, *movement_pass.INVARIANTS, *movement_messaging.INVARIANTS,
     *movement_pacing.INVARIANTS, *movement_goal.INVARIANTS,
-    *bonus.INVARIANTS, *declining.INVARIANTS,
+    *bonus.INVARIANTS, *declining.INVARIANTS, *choice_steps.INVARIANTS,
 )
 """The `rule.*` invariants, in the order they are checked and listed."""

@@ -57,6 +57,14 @@ def company_play_check(before: GameState, action: Action, after: GameState) -> s
         return f"{action} left the hand {list(after.c_hand)}; expected {list(hand)}"
     if action.card not in after.c_in_play and action.card not in after.c_discard:
         return f"{action}: card {action.card} is neither resolving nor in the discard pile"
+    if after.c_in_play not in (before.c_in_play, (*before.c_in_play, action.card)):
+        # Spending Budget: the cards paid are discarded at once; only the card played waits for its effects.
+        return (f"{action} left {list(after.c_in_play)} in play; only card {action.card} stays while its effects "
+                f"resolve, the {len(action.pay)} cards paid go to the discard pile at once")
+    if after.pending and after.pending[-1] != FinishPlay(action.card):
+        # The card is discarded only once its effects and the Reserve cards it activates have resolved.
+        return (f"{action}: {after.pending[-1]} waits behind the card's discard; the play ends with the card "
+                f"discarded after everything it set off ({list(after.pending)})")
     problem = unchanged_except(before, after, ("c_hand", "c_discard", "c_in_play", "c_deck", "victims", "profit",
                                                "discount", "plays", "pending", "supply"), action)
     if problem is not None:
@@ -292,8 +300,9 @@ PLAY_STEPS = 16
 
 INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.company-play",
-                        "A play pays its side's cost from the hand; a Reserve play adds the card at the Reserve's "
-                        "right end; a standard play resolves exactly its effects and triggers; nothing else changes.",
+                        "A play pays its side's cost from the hand (the cards paid discarded at once); a Reserve play "
+                        "adds the card at the Reserve's right end; a standard play resolves exactly its effects and "
+                        "triggers, the card discarded last; nothing else changes.",
                         (S.SPENDING_BUDGET, S.STANDARD_EFFECTS, S.RESERVE_EFFECTS), company_play_check),
     TransitionInvariant("rule.trigger-timing",
                         "A standard play's trigger activates the Reserve cards after all of the card's own effects "
