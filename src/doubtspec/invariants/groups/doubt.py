@@ -21,6 +21,7 @@ from doubtspec.model.state import TOKEN_INDEX, GameState, Phase, Side
 from doubtspec.model.steps import (
     Messaging,
     ResolveEffect,
+    StartCompanyTurn,
 )
 from doubtspec.rulebook import Section
 
@@ -206,11 +207,12 @@ def _messaging_tokens_offers(state: GameState) -> str | None:
     any-zones: with at most two icons the leftover is the same for every way of subtracting the cost, e.g. a
     shift), start a Messaging with those icons, apply that removal, and check it as `doubt.order` and
     `rule.messaging` would: under ruling messaging-zones=one-zone the Messaging is then over, the spare
-    kept; under any-zones it goes on with the icons the removal left.
+    kept; under any-zones it goes on with the icons the removal left, ahead of the turn's end queued behind it
+    (`rule.choice-step`).
     """
     if not _movement_turn(state):
         return None
-    from doubtspec.invariants.groups.rule import messaging_check
+    from doubtspec.invariants.groups.rule import choice_step_check, messaging_check
 
     index = TOKEN_INDEX[TokenKind.MESSAGING]
     for zone in Zone:
@@ -235,6 +237,10 @@ def _messaging_tokens_offers(state: GameState) -> str | None:
                             f"{present} Doubt under {zone.key} (price {price}) and {victims} Victims is not offered")
                 after = engine.apply(probe, action)
                 message = _doubt_steps(probe, action, after) or messaging_check(probe, action, after)
+                if message is None:
+                    # As after a buy, the turn's end waits behind the Messaging: what the removal leaves comes first.
+                    queued = replace(probe, pending=(*probe.pending, StartCompanyTurn()))
+                    message = choice_step_check(queued, action, engine.apply(queued, action))
                 if message is not None:
                     return f"paying a Messaging with {icons} icons and tokens: {message}"
     return None
@@ -258,6 +264,7 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("doubt.messaging-tokens-offers",
                    "Messaging paid with tokens, alone or beside icons, spends the bottom-up price of the Doubt removed "
                    "and one more for each Victim (icons first), and ends with the one Zone or goes on with the icons "
-                   "left.", (S.MESSAGING,), _messaging_tokens_offers, _movement_turn),
+                   "left, ahead of the steps queued behind it.", (S.MESSAGING,), _messaging_tokens_offers,
+                   _movement_turn),
 )
 """The `doubt.*` invariants, in the order they are checked and listed."""

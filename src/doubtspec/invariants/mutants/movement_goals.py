@@ -289,3 +289,16 @@ def ban_guard_reads_flight() -> tuple[Patch, ...]:
         return original(self, kind, wanted)
 
     return ((Work, "take", take),)
+
+
+def messaging_rest_queued_last() -> tuple[Patch, ...]:
+    original = engine._apply_to_step
+
+    def apply_to_step(w: Work, action: Action) -> None:
+        # Under messaging-zones=any-zones the Messaging left over waits behind the buy's other steps.
+        head = w.pending[0]
+        original(w, action)
+        if isinstance(head, Messaging) and w.pending and isinstance(w.pending[0], Messaging):
+            w.pending = (*w.pending[1:], w.pending[0])
+
+    return ((engine, "_apply_to_step", apply_to_step),)

@@ -292,6 +292,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.company-play",), company_play.payment_held_in_play),
     Mutant("discard-before-trigger", "A played card is discarded before the Reserve cards it triggers resolve.",
            ("rule.company-play",), company_play.discard_before_trigger),
+    Mutant("messaging-rest-queued-last", "Under ruling messaging-zones=any-zones the Messaging left over waits "
+           "behind the buy's other steps (caught only by the ruling variants).", ("doubt.messaging-tokens-offers",),
+           movement_goals.messaging_rest_queued_last),
     Mutant("messaging-victim-beyond-zone", "Messaging with budget to spare offers one Victim more than the zone "
            "holds.", ("doubt.messaging-offers",), movement_goals.messaging_victim_beyond_zone),
     Mutant("messaging-skip-alone", "A Messaging with nothing it can remove waits for a Skip instead of resolving "

@@ -48,6 +48,7 @@ from doubtspec.invariants.groups.rule import (
     reshuffle,
     setup,
 )
+from doubtspec.invariants.groups.rule.choice_steps import choice_step_check
 from doubtspec.invariants.groups.rule.company_budget import buy_price
 from doubtspec.invariants.groups.rule.movement_influence import influence_payment_check
 from doubtspec.invariants.groups.rule.movement_messaging import messaging_check
@@ -55,8 +56,8 @@ from doubtspec.invariants.groups.rule.movement_play import movement_play_check
 from doubtspec.invariants.groups.rule.reshuffle import reshuffled_check
 from doubtspec.invariants.shapes import Invariant
 
-__all__ = ["INVARIANTS", "buy_price", "influence_payment_check", "messaging_check", "movement_play_check",
-           "reshuffled_check"]
+__all__ = ["INVARIANTS", "buy_price", "choice_step_check", "influence_payment_check", "messaging_check",
+           "movement_play_check", "reshuffled_check"]
 
 INVARIANTS: tuple[Invariant, ...] = (
     *setup.INVARIANTS, *chance.INVARIANTS,

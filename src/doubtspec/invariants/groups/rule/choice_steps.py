@@ -28,7 +28,7 @@ _QUEUED_CHOICES = (ResolveEffect, Messaging, Agitation, Organize)
 """The choice steps that can stand ahead of other pending steps."""
 
 
-def _choice_step(before: GameState, action: Action, after: GameState) -> str | None:
+def choice_step_check(before: GameState, action: Action, after: GameState) -> str | None:
     """The choice resolved with the head alone pending, then the rest of the queue behind what it left, must give
     the state the engine reached; a Skip must leave nothing of its step and change nothing."""
     if before.outcome is not None or not before.pending or not isinstance(before.pending[0], _QUEUED_CHOICES):
@@ -69,7 +69,7 @@ def _choice_step_offers(state: GameState) -> str | None:
     options = [action for action in offered if not isinstance(action, Skip)]
     tried = declines[:1] + options[:1]
     for action in tried:
-        message = _choice_step(state, action, engine.apply(state, action))
+        message = choice_step_check(state, action, engine.apply(state, action))
         if message is not None:
             return f"as a what-if: {message}"
     return None
@@ -79,7 +79,7 @@ INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.choice-step", "A choice answers only the step at the head of the queue: what is left "
                         "of that effect comes next, the steps behind it follow unchanged, and declining gives up "
                         "that one step and changes nothing.",
-                        (S.STANDARD_EFFECTS, S.COMPANY_INTERFERENCE, S.BUYING_A_CARD), _choice_step),
+                        (S.STANDARD_EFFECTS, S.COMPANY_INTERFERENCE, S.BUYING_A_CARD), choice_step_check),
     StateInvariant("rule.choice-step-offers", "At every queued choice, declining it (where it may be declined) and "
                    "its first option each do what `rule.choice-step` says.",
                    (S.STANDARD_EFFECTS, S.COMPANY_INTERFERENCE, S.BUYING_A_CARD), _choice_step_offers,
