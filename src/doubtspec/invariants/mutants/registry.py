@@ -295,6 +295,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("messaging-rest-queued-last", "Under ruling messaging-zones=any-zones the Messaging left over waits "
            "behind the buy's other steps (caught only by the ruling variants).", ("doubt.messaging-tokens-offers",),
            movement_goals.messaging_rest_queued_last),
+    Mutant("passives-in-sequence", "The Movement's passives pay out in the Company's Reshuffle Sequence as well "
+           "as at Pacing.", ("rule.draw-phase", "rule.draw-offers"), reshuffle.passives_in_sequence),
     Mutant("messaging-victim-beyond-zone", "Messaging with budget to spare offers one Victim more than the zone "
            "holds.", ("doubt.messaging-offers",), movement_goals.messaging_victim_beyond_zone),
     Mutant("messaging-skip-alone", "A Messaging with nothing it can remove waits for a Skip instead of resolving "

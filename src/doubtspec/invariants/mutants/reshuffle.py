@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from doubtspec.invariants.mutants.mutant import Patch
-from doubtspec.model import company, engine
+from doubtspec.model import company, engine, movement
 from doubtspec.model.cards import ScoreProfit, TokenKind, Zone
 from doubtspec.model.state import Outcome, OutcomeReason, Phase
 from doubtspec.model.steps import (
@@ -330,3 +330,14 @@ def bans_lifted_at_reshuffle() -> tuple[Patch, ...]:
         original(w, index)
 
     return ((company, "resolve_reserve_card", resolve_reserve_card),)
+
+
+def passives_in_sequence() -> tuple[Patch, ...]:
+    original = company.score_and_seed
+
+    def score_and_seed(w: Work) -> None:
+        # The Movement's passives also pay out in the Company's Reshuffle Sequence, and again at Pacing.
+        original(w)
+        movement.pacing_passives(w)
+
+    return ((company, "score_and_seed", score_and_seed),)

@@ -59,14 +59,27 @@ def _draw_phase(before: GameState, action: Action, after: GameState) -> str | No
     return reshuffled_check(before, action, after)
 
 
+_MOVEMENT_SIDE = ("m_deck", "market", "m_hand", "tableau", "m_discard", "influence", "messaging", "agitation",
+                  "flight", "flight_spent", "goals", "goal_agitation", "achieved")
+"""The Movement's pieces, which the Company's Reshuffle Sequence leaves alone (the Profit lobbied onto its cards
+by a reshuffle effect aside)."""
+
+
 def reshuffled_check(before: GameState, action: Action, after: GameState) -> str | None:
-    """Reshuffle Sequence C and D: the Reserve resolves right to left into the trash; the discards join the deck.
+    """Reshuffle Sequence C and D: the Reserve resolves right to left into the trash; the discards join the deck;
+    the Movement's pieces do not move.
 
     Checked when the Sequence ran to its draw in one step: no Reserve card with reshuffle effects
     (they may need choices) and no Star Victory (which ends the game at once, ruling star-timing).
     """
     if after.outcome is not None and after.outcome.reason is OutcomeReason.STAR_VICTORY:
         return None
+    # Movement Rules, Cards: the Movement's passives answer the Company's Reshuffle at Pacing, which follows the
+    # Company's draw; nothing of the Movement's moves during the Sequence (its Lobbying aside: `lobby.*`).
+    moved = [name for name in _MOVEMENT_SIDE if getattr(before, name) != getattr(after, name)]
+    if moved:
+        return (f"the Company's Reshuffle Sequence changed the Movement's {moved[0]} from "
+                f"{getattr(before, moved[0])!r} to {getattr(after, moved[0])!r}; its passives come at Pacing")
     banned_stays = before.rulings.get("banned-reserve") == "stays-honoured"
     kept: list[int] = []
     trashed: list[int] = []
