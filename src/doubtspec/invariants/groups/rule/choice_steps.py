@@ -13,7 +13,7 @@ alone pending and compares.
 
 from __future__ import annotations
 
-from doubtspec.invariants.derived import replace
+from doubtspec.invariants.derived import legal, replace
 from doubtspec.invariants.groups.rule.frame import unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
@@ -28,10 +28,15 @@ _QUEUED_CHOICES = (ResolveEffect, Messaging, Agitation, Organize)
 """The choice steps that can stand ahead of other pending steps."""
 
 
+def _queued_choice(state: GameState) -> bool:
+    """A choice step at the head of the queue (what both checks look at)."""
+    return state.outcome is None and bool(state.pending) and isinstance(state.pending[0], _QUEUED_CHOICES)
+
+
 def choice_step_check(before: GameState, action: Action, after: GameState) -> str | None:
     """The choice resolved with the head alone pending, then the rest of the queue behind what it left, must give
     the state the engine reached; a Skip must leave nothing of its step and change nothing."""
-    if before.outcome is not None or not before.pending or not isinstance(before.pending[0], _QUEUED_CHOICES):
+    if not _queued_choice(before):
         return None
     head, behind = before.pending[0], before.pending[1:]
     alone = engine.apply(replace(before, pending=(head,)), action)
@@ -52,11 +57,6 @@ def choice_step_check(before: GameState, action: Action, after: GameState) -> st
     return None
 
 
-def _queued_choice(state: GameState) -> bool:
-    """A choice step at the head of the queue (where `rule.choice-step-offers` asks its what-ifs)."""
-    return state.outcome is None and bool(state.pending) and isinstance(state.pending[0], _QUEUED_CHOICES)
-
-
 def _choice_step_offers(state: GameState) -> str | None:
     """At each queued choice, decline it (where Skip is offered) and take its first option, as what-ifs checked by
     `rule.choice-step`.
@@ -64,7 +64,7 @@ def _choice_step_offers(state: GameState) -> str | None:
     Generated games seldom decline an effect of two or more tokens (a Lobby of two), and a decline with effects
     queued behind it is rarer still; the what-ifs ask both of every such step met.
     """
-    offered = engine.legal_actions(state)
+    offered = legal(state)  # the machine asked for this state's actions just before
     declines: list[Action] = [action for action in offered if isinstance(action, Skip)]
     options = [action for action in offered if not isinstance(action, Skip)]
     tried = declines[:1] + options[:1]
