@@ -50,7 +50,8 @@ RULE_MUTANTS = ("trash-at-face-value", "reshuffle-at-five", "reserve-trashed-lef
                 "organize-buy-keeps-turn", "bans-lifted-at-reshuffle",
                 "undealt-pairs-to-trash", "discount-cleared-at-end-play", "unlobby-bare-cards",
                 "messaging-victim-beyond-zone", "effect-remainder-last", "skip-declines-one-token",
-                "payment-held-in-play", "discard-before-trigger", "passives-in-sequence")
+                "payment-held-in-play", "discard-before-trigger", "passives-in-sequence",
+                "trash-card-in-play", "trash-repeats")
 WHAT_IFS = ("lobby.offers", "hand.marginalization-offers", "outcome.defeat-offers", "ban.trigger-offers",
             "ban.reshuffle-offers", "ban.silent-reshuffle-offers", "tableau.full-offers")
 CHECKED = tuple(inv for inv in CATALOG if inv.id.split(".")[0] in ("rule", "scoring") or inv.id in WHAT_IFS

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from doubtspec.invariants.mutants.mutant import Patch
 from doubtspec.model import company, engine, legal
-from doubtspec.model.actions import Action, EndPlay, PlayReserve, PlayStandard, Skip
+from doubtspec.model.actions import Action, EndPlay, PlayReserve, PlayStandard, Skip, TrashCard
 from doubtspec.model.cards import (
     AddDoubt,
     AddVictims,
@@ -401,3 +401,43 @@ def discard_before_trigger() -> tuple[Patch, ...]:
             w.pending = tuple(steps)
 
     return ((company, "play_standard", play_standard),)
+
+
+def trash_card_in_play() -> tuple[Patch, ...]:
+    original_choices = legal.effect_choices
+    original_trash = company.trash_from_hand
+    original_finish = company.finish_play
+
+    def effect_choices(state: GameState, step: ResolveEffect) -> list[Action]:
+        # A trash from the hand also offers the card being played, which then shreds itself.
+        choices = original_choices(state, step)
+        if isinstance(step.effect, NamedEffect) and choices:
+            choices[-1:-1] = [TrashCard(card) for card in state.c_in_play]
+        return choices
+
+    def trash_from_hand(w: Work, card: int) -> None:
+        if card in w.c_hand:
+            original_trash(w, card)
+        else:
+            w.c_in_play = tuple(c for c in w.c_in_play if c != card)
+            w.trash = (*w.trash, card)
+
+    def finish_play(w: Work, card: int) -> None:
+        if card in w.c_in_play:
+            original_finish(w, card)
+
+    return ((legal, "effect_choices", effect_choices), (company, "trash_from_hand", trash_from_hand),
+            (company, "finish_play", finish_play))
+
+
+def trash_repeats() -> tuple[Patch, ...]:
+    original = company.resolve_effect
+
+    def resolve_effect(w: Work, effect: CompanyEffect) -> None:
+        # A trash from the hand may trash every card held, one choice each, until declined.
+        if isinstance(effect, NamedEffect) and effect.name == "trash_from_hand":
+            w.push(ResolveEffect(effect, max(1, len(w.c_hand))))
+            return
+        original(w, effect)
+
+    return ((company, "resolve_effect", resolve_effect),)

@@ -297,6 +297,10 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            movement_goals.messaging_rest_queued_last),
     Mutant("passives-in-sequence", "The Movement's passives pay out in the Company's Reshuffle Sequence as well "
            "as at Pacing.", ("rule.draw-phase", "rule.draw-offers"), reshuffle.passives_in_sequence),
+    Mutant("trash-card-in-play", "A trash from the hand also offers the card being played.",
+           ("rule.trash-offers",), company_play.trash_card_in_play),
+    Mutant("trash-repeats", "A trash from the hand may trash every card held, one choice each.",
+           ("rule.trash-offers",), company_play.trash_repeats),
     Mutant("messaging-victim-beyond-zone", "Messaging with budget to spare offers one Victim more than the zone "
            "holds.", ("doubt.messaging-offers",), movement_goals.messaging_victim_beyond_zone),
     Mutant("messaging-skip-alone", "A Messaging with nothing it can remove waits for a Skip instead of resolving "

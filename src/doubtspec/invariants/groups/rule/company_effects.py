@@ -11,7 +11,7 @@ from doubtspec.model import engine
 from doubtspec.model.actions import PlaceDoubt, PlayStandard, Skip, TrashCard
 from doubtspec.model.cards import AddDoubt, AddVictims, DoubtGroup, NamedEffect, ScoreProfit, TokenKind
 from doubtspec.model.state import TOKEN_INDEX, GameState, Phase, Side
-from doubtspec.model.steps import ResolveEffect
+from doubtspec.model.steps import Effect, FinishPlay
 from doubtspec.rulebook import Section
 
 S = Section
@@ -160,31 +160,40 @@ def _trash_offers(state: GameState) -> str | None:
     """On each Play Phase with a hand, resolve the named effect `trash_from_hand` now, as a what-if.
 
     The card file's one card with this (invented) effect is played seldom in generated games, and with
-    nothing offered the engine resolves an effect to nothing, silently. Resolving it must offer each
-    card of the hand once and declining (the card text is invented: a trash that may be declined, as
-    a Lobby effect may), and trashing the first card moves it from the hand to the top of the trash
-    pile and changes nothing else.
+    nothing offered the engine resolves an effect to nothing, silently. The what-if sets the last hand card
+    resolving (in play, its discard queued) with the effect pending before it, as a play of it would. Resolving
+    the effect must offer each card left in the hand once (not the card in play) and declining (the card text is
+    invented: a trash that may be declined, as a Lobby effect may); trashing the first card moves it from the hand
+    to the top of the trash pile, ends the effect (it trashes one card) and lets the play finish, and changes
+    nothing else.
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or not state.c_hand:
         return None
     if not any(_TRASH_FROM_HAND in side.effects for card in state.cards.company.values()
                for side in (card.standard, card.reserve) if side is not None):
         return None
-    probe = replace(state, pending=(ResolveEffect(_TRASH_FROM_HAND, 1),))
+    resolving = state.c_hand[-1:] if len(state.c_hand) >= 2 else ()
+    hand = state.c_hand[:len(state.c_hand) - len(resolving)]
+    finish = tuple(FinishPlay(card) for card in resolving)
+    probe = engine.settle(replace(state, c_hand=hand, c_in_play=resolving,
+                                  pending=(Effect(_TRASH_FROM_HAND), *finish)))
     offered = engine.legal_actions(probe)
-    expected = {*(TrashCard(c) for c in state.c_hand), Skip(Side.COMPANY)}
+    expected = {*(TrashCard(c) for c in hand), Skip(Side.COMPANY)}
     if set(offered) != expected or len(offered) != len(expected):
-        return (f"resolving trash_from_hand with hand {list(state.c_hand)} offered {[str(a) for a in offered]}; "
-                f"each hand card once, and declining, are the choices")
-    card = state.c_hand[0]
+        return (f"resolving trash_from_hand with hand {list(hand)} and card {list(resolving)} in play offered "
+                f"{[str(a) for a in offered]}; each hand card once, and declining, are the choices")
+    card = hand[0]
     action = TrashCard(card)
     after = engine.apply(probe, action)
-    hand = list(state.c_hand)
-    hand.remove(card)
-    if sorted(after.c_hand) != sorted(hand) or after.trash != (*state.trash, card):
+    left = list(hand)
+    left.remove(card)
+    if sorted(after.c_hand) != sorted(left) or after.trash != (*state.trash, card):
         return (f"{action} left hand {list(after.c_hand)} and trash {list(after.trash)}; the card goes from the "
                 f"hand to the top of the trash pile")
-    return unchanged_except(probe, after, ("c_hand", "trash", "pending"), action)
+    if after.pending or after.c_in_play or after.c_discard != sorted_cards(probe.c_discard + resolving):
+        return (f"{action} left {list(after.pending)} pending and {list(after.c_in_play)} in play; the effect "
+                f"trashes one card, and then the play finishes with its card discarded")
+    return unchanged_except(probe, after, ("c_hand", "trash", "pending", "c_in_play", "c_discard"), action)
 
 
 INVARIANTS: tuple[Invariant, ...] = (
@@ -194,8 +203,9 @@ INVARIANTS: tuple[Invariant, ...] = (
                    _short_supply_offers, _play_phase_start),
     StateInvariant("rule.doubt-count-offers", "A play whose Doubt effects place two or more tokens places each of "
                    "them, one choice each.", (S.STANDARD_EFFECTS,), _doubt_count_offers),
-    StateInvariant("rule.trash-offers", "Resolving a trash-from-hand effect offers each hand card once, and "
-                   "declining; the card trashed goes from the hand to the top of the trash pile.",
+    StateInvariant("rule.trash-offers", "Resolving a trash-from-hand effect offers each hand card once (not the "
+                   "card being played), and declining; the card trashed goes from the hand to the top of the trash "
+                   "pile, and the effect is over.",
                    (S.STANDARD_EFFECTS,), _trash_offers),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""
