@@ -7,12 +7,25 @@ from itertools import combinations
 
 from doubtspec.invariants.mutants.mutant import Patch
 from doubtspec.model import legal, movement
-from doubtspec.model.actions import Action, MovementBuy, Pass
+from doubtspec.model.actions import Action, End, MovementBuy, MovementPlay, Pass
 from doubtspec.model.cards import BonusKind
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState
 from doubtspec.model.steps import StartCompanyTurn
 from doubtspec.model.work import Work, sorted_with
+
+
+def play_beside_lone_card_right_only() -> tuple[Patch, ...]:
+    original = legal.movement_turn
+
+    def movement_turn(state: GameState) -> list[Action]:
+        # A play beside a lone Tableau card is offered at the right end only, as if the Tableau were empty.
+        actions = original(state)
+        if len(state.tableau) != 1:
+            return actions
+        return [a for a in actions if not (isinstance(a, MovementPlay) and a.end is End.LEFT)]
+
+    return ((legal, "movement_turn", movement_turn),)
 
 
 def bonus_from_flipped() -> tuple[Patch, ...]:

@@ -43,6 +43,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("reserve-trashed-left-to-right",
            "The Reshuffle puts the Reserve into the trash from left to right, skipping its effects.",
            ("rule.draw-phase", "rule.draw-offers"), reshuffle.reserve_trashed_left_to_right),
+    Mutant("play-beside-lone-card-right-only", "A play beside a lone Tableau card is offered at the right end only.",
+           ("rule.influence-payment-offers",), movement_play.play_beside_lone_card_right_only),
     Mutant("bonus-from-flipped", "Tableau Bonuses are taken from the end card even when it is flipped.",
            ("rule.movement-play",), movement_play.bonus_from_flipped),
     Mutant("play-one-cheaper", "The Movement pays one Influence less than the price for every play and buy.",

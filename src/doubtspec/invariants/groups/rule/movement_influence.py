@@ -7,7 +7,7 @@ import functools
 from doubtspec.invariants.derived import at_rest, hand_limit, legal, replace
 from doubtspec.invariants.shapes import Invariant, StateInvariant
 from doubtspec.model import engine
-from doubtspec.model.actions import MovementBuy, MovementPlay
+from doubtspec.model.actions import End, MovementBuy, MovementPlay
 from doubtspec.model.cards import TokenKind
 from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, Phase
 from doubtspec.rulebook import Section
@@ -74,25 +74,31 @@ def influence_payment_check(state: GameState) -> str | None:
     """On each Movement turn, every play and buy is offered with exactly the flip sets Spending Influence allows.
 
     Worked out from the Tableau and the card data (`_payments`) for each card in the hand (with each
-    removal when the Tableau is full: the removed card cannot pay) and, below the hand limit, each
+    removal when the Tableau is full: the removed card cannot pay; at each end of a Tableau that holds any
+    card, Playing a Card) and, below the hand limit, each
     Market card at its space's cost plus its Lobbying.
     """
     if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN:
         return None
-    offered: dict[tuple[str, int, int | None], set[tuple[int, ...]]] = {}
+    # Playing a Card: a card joins either end of a Tableau that holds any, so each play is asked at each end;
+    # into an empty Tableau the two ends are one place, and a play offered at either end counts.
+    ends: tuple[End | None, ...] = (End.LEFT, End.RIGHT) if state.tableau else (None,)
+    offered: dict[tuple[str, int, int | None, End | None], set[tuple[int, ...]]] = {}
     for action in legal(state):
         if isinstance(action, MovementPlay):
-            offered.setdefault(("play", action.card, action.remove), set()).add(tuple(sorted(action.flip)))
+            end = action.end if state.tableau else None
+            offered.setdefault(("play", action.card, action.remove, end), set()).add(tuple(sorted(action.flip)))
         elif isinstance(action, MovementBuy):
-            offered.setdefault(("buy", action.space, None), set()).add(tuple(sorted(action.flip)))
+            offered.setdefault(("buy", action.space, None, None), set()).add(tuple(sorted(action.flip)))
     tokens = state.influence + state.flight
     full = len(state.tableau) >= state.cards.rules.tableau_limit
-    wanted: list[tuple[tuple[str, int, int | None], int, int | None]] = []
+    wanted: list[tuple[tuple[str, int, int | None, End | None], int, int | None]] = []
     for card in state.m_hand:
         removals: list[int | None] = list(range(len(state.tableau))) if full else [None]
-        wanted.extend((("play", card, r), state.game.movement_card(card).influence, r) for r in removals)
+        wanted.extend((("play", card, r, end), state.game.movement_card(card).influence, r)
+                      for r in removals for end in ends)
     if len(state.m_hand) < hand_limit(state):
-        wanted.extend((("buy", space, None), state.cards.market[space].cost + state.market_profit[space], None)
+        wanted.extend((("buy", space, None, None), state.cards.market[space].cost + state.market_profit[space], None)
                       for space, card in enumerate(state.market) if card != NO_CARD)
     known: dict[tuple[int, int | None], set[tuple[int, ...]]] = {}
     for key, cost, removed in wanted:
@@ -104,6 +110,8 @@ def influence_payment_check(state: GameState) -> str | None:
         if got != expected:
             what = f"playing card {key[1]}" if key[0] == "play" else f"buying space {key[1]}"
             tail = "" if removed is None else f" (removing Tableau card {removed})"
+            if key[3] is not None:
+                tail += f" at the {key[3].name.lower()} end"
             extra, missing = sorted(got - expected), sorted(expected - got)
             return (f"{what}{tail} at cost {cost} with {tokens} tokens: flips {[list(f) for f in extra]} offered "
                     f"and {[list(f) for f in missing]} not, against Spending Influence (none superfluous)")
@@ -114,8 +122,9 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.flip-offers", "A Market card the Movement's tokens cannot pay is offered for one flipped "
                    "face-up card whose Influence covers the rest.", (S.SPENDING_INFLUENCE, S.BUYING_A_CARD),
                    _flip_offers),
-    StateInvariant("rule.influence-payment-offers", "Every Movement play and buy is offered with exactly the sets "
-                   "of face-up cards to flip that have no superfluous card and leave tokens enough for the rest.",
+    StateInvariant("rule.influence-payment-offers", "Every Movement play (at either end of a Tableau that holds "
+                   "any card) and buy is offered with exactly the sets of face-up cards to flip that have no "
+                   "superfluous card and leave tokens enough for the rest.",
                    (S.SPENDING_INFLUENCE, S.PLAYING_A_CARD, S.BUYING_A_CARD), influence_payment_check),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""
