@@ -288,3 +288,29 @@ def test_legal_memo_follows_the_state(game: Game) -> None:
     assert catalog.legal(state) == legal_actions(state)
     catalog.forget()
     assert catalog.legal(state) == legal_actions(state)
+
+
+def test_movement_offers_are_exactly_the_plays_and_buys_allowed(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
+    from doubtspec.invariants.groups.rule import movement_influence
+    from doubtspec.model.actions import End, MovementPlay
+
+    _, steps = _prudent_game(game, 3)
+    turns = [s for s, _ in steps if s.phase is Phase.MOVEMENT_TURN and not s.pending and s.m_hand and s.tableau]
+    assert turns
+    state = turns[-1]
+    inv = BY_ID["rule.influence-payment-offers"]
+    assert isinstance(inv, StateInvariant)
+    assert inv.check(state) is None
+    stranger = next(n for n, card in enumerate(game.movement) if card is not None and n not in state.m_hand)
+    cases: list[Action] = [MovementPlay(stranger, (), End.RIGHT)]
+    if len(state.tableau) < game.cards.rules.tableau_limit:
+        cases.append(MovementPlay(state.m_hand[0], (), End.LEFT, 0))  # a removal below the limit
+    for stray in cases:
+        catalog.forget()
+        monkeypatch.setattr(movement_influence, "legal", lambda s, extra=stray: (*legal_actions(s), extra))
+        message = inv.check(state)
+        assert message is not None and "offered" in message, stray
+    catalog.forget()
+    left_only = [a for a in legal_actions(state) if not (isinstance(a, MovementPlay) and a.end is End.RIGHT)]
+    monkeypatch.setattr(movement_influence, "legal", lambda s: left_only)
+    assert inv.check(state) is not None  # a Tableau that holds cards takes a play at either end

@@ -115,6 +115,13 @@ def influence_payment_check(state: GameState) -> str | None:
             extra, missing = sorted(got - expected), sorted(expected - got)
             return (f"{what}{tail} at cost {cost} with {tokens} tokens: flips {[list(f) for f in extra]} offered "
                     f"and {[list(f) for f in missing]} not, against Spending Influence (none superfluous)")
+    # Nothing else: a card not in the hand, a removal below the limit, an empty space, a buy at the hand limit.
+    stray = sorted(set(offered) - {key for key, _, _ in wanted}, key=repr)
+    if stray:
+        kind, which, removed, end = stray[0]
+        noun = "card" if kind == "play" else "space"
+        return (f"{kind} of {noun} {which} offered (removal {removed}, end {end}), "
+                "which no play or buy of the hand, Tableau and Market allows")
     return None
 
 
