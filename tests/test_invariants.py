@@ -20,7 +20,18 @@ from doubtspec.invariants.catalog import (
     TransitionInvariant,
     select,
 )
-from doubtspec.model.actions import Action, EndBuy, EndPlay, Message, Pass, PlaceDoubt, PlayStandard
+from doubtspec.invariants.groups.rule import movement_influence
+from doubtspec.model.actions import (
+    Action,
+    End,
+    EndBuy,
+    EndPlay,
+    Message,
+    MovementPlay,
+    Pass,
+    PlaceDoubt,
+    PlayStandard,
+)
 from doubtspec.model.cards import TokenKind, Zone
 from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
 from doubtspec.model.game import Game
@@ -291,9 +302,6 @@ def test_legal_memo_follows_the_state(game: Game) -> None:
 
 
 def test_movement_offers_are_exactly_the_plays_and_buys_allowed(game: Game, monkeypatch: pytest.MonkeyPatch) -> None:
-    from doubtspec.invariants.groups.rule import movement_influence
-    from doubtspec.model.actions import End, MovementPlay
-
     _, steps = _prudent_game(game, 3)
     turns = [s for s, _ in steps if s.phase is Phase.MOVEMENT_TURN and not s.pending and s.m_hand and s.tableau]
     assert turns
