@@ -88,6 +88,18 @@ def organize_removes_below_limit() -> tuple[Patch, ...]:
     return ((legal, "organize_choices", organize_choices),)
 
 
+def organize_buy_reclaims_flight() -> tuple[Patch, ...]:
+    original = movement.buy_card
+
+    def buy_card(w: Work, space: int, flip: tuple[int, ...]) -> None:
+        # The Flight spent on buying the Organize space comes back at once, as at Pacing.
+        original(w, space, flip)
+        if w.game.cards.market[space].action is MarketAction.ORGANIZE:
+            movement.reclaim_flight(w)
+
+    return ((movement, "buy_card", buy_card),)
+
+
 def organize_takes_first() -> tuple[Patch, ...]:
     original = movement.buy_card
 

@@ -199,6 +199,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            "the Goal.", ("rule.goal", "rule.goal-offers"), movement_goals.progress_kept_on_achieving),
     Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
            ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), company_play.empty_draw_stalls),
+    Mutant("organize-buy-reclaims-flight", "The Flight spent on buying the Organize space comes back at once.",
+           ("rule.organize-offers",), movement_market.organize_buy_reclaims_flight),
     Mutant("organize-takes-first", "Organize takes the space's card before refilling, so its own space is refilled "
            "at once.", ("rule.organize-offers",), movement_market.organize_takes_first),
     Mutant("market-deck-not-renewed", "A spent Market deck is not renewed from the Movement's discards: the spaces "

@@ -92,9 +92,11 @@ def _organize_refills(probe: GameState, space: int) -> str | None:
     another space emptied, with the Market deck as it is, spent into the discards, and spent with them.
 
     Buying a Card > Organize: the empty spaces are refilled before the space's card is taken, so that
-    space stays empty until Pacing; Movement Cards > Discard: a spent Market deck is renewed from the
-    Movement's discards, and nothing refills a space when both are spent. Generated games never spend
-    the Market deck, and the refill follows the buy over several steps that no postcondition sees at once.
+    space stays empty until Pacing, and the price is paid with tokens, the Flight held first, whose spending
+    nothing before Pacing gives back (Spending Influence; Pacing, step 3); Movement Cards > Discard: a spent
+    Market deck is renewed from the Movement's discards, and nothing refills a space when both are spent.
+    Generated games never spend the Market deck and seldom hold Flight here, and the refill follows the buy
+    over several steps that no postcondition sees at once.
     """
     other = next((i for i, card in enumerate(probe.market)
                   if i != space and card != NO_CARD and not probe.market_profit[i]), None)
@@ -104,6 +106,12 @@ def _organize_refills(probe: GameState, space: int) -> str | None:
     market = tuple(NO_CARD if i == other else card for i, card in enumerate(probe.market))
     gapped = replace(probe, market=market,
                      m_discard=sorted_cards((*probe.m_discard, probe.market[other])))
+    if in_supply(gapped, TokenKind.FLIGHT):
+        # One Flight held, so that the buy spends it (Flight pays first: Spending Influence) and only Pacing gives
+        # it back (Pacing, step 3): generated games seldom hold Flight when they buy the Organize space.
+        supply = list(gapped.supply)
+        supply[TOKEN_INDEX[TokenKind.FLIGHT]] -= 1
+        gapped = replace(gapped, flight=gapped.flight + 1, supply=tuple(supply))
     pooled = sorted_cards(gapped.m_deck + gapped.m_discard)
     for where, base in (("", gapped),
                         (" with the Market deck spent into the discards", replace(
@@ -126,6 +134,14 @@ def _organize_refill(before: GameState, space: int) -> str | None:
     deck, discard = len(state.m_deck), len(state.m_discard)  # the free play declined, the refill to come
     while state.outcome is None and state.pending and engine.current_actor(state) is Actor.CHANCE:
         state = engine.apply(state, engine.legal_actions(state)[0])
+    # Spending Influence: tokens pay the price, Flight first; the Flight spent comes back only at Pacing.
+    cost = before.cards.market[space].cost + before.market_profit[space]
+    flight = min(before.flight, cost)
+    paid = (before.influence - (cost - flight), before.flight - flight, before.flight_spent + flight)
+    if (state.influence, state.flight, state.flight_spent) != paid:
+        return (f"the buy and its refill left Influence, Flight and Flight spent at "
+                f"{(state.influence, state.flight, state.flight_spent)}; paying {cost} from "
+                f"{(before.influence, before.flight, before.flight_spent)} (Flight first) leaves {paid} until Pacing")
     if state.outcome is None and not engine.legal_actions(state):
         return f"left no legal move (next step: {state.pending[0] if state.pending else None})"
     if state.market[space] != NO_CARD:
@@ -158,6 +174,8 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.organize-offers", "Buying the Organize space's card offers a free play from the hand at "
                    "either end, which does what `rule.organize-play` says; the other empty spaces are refilled, "
                    "from the discards once the Market deck is spent, before the space's card is taken, so it stays "
-                   "empty.", (S.BUYING_A_CARD, S.PLAYING_A_CARD, S.MOVEMENT_CARDS), _organize_offers),
+                   "empty, and the Flight spent on the buy stays spent.",
+                   (S.BUYING_A_CARD, S.PLAYING_A_CARD, S.MOVEMENT_CARDS, S.SPENDING_INFLUENCE, S.PACING),
+                   _organize_offers),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""
