@@ -18,9 +18,22 @@ from doubtspec.model.cards import (
     Trigger,
 )
 from doubtspec.model.game import Game
-from doubtspec.model.state import TOKEN_INDEX, GameState, Side
+from doubtspec.model.state import TOKEN_INDEX, Actor, GameState, Side
 from doubtspec.model.steps import Activate, CompanyDraw, Effect, FinishPlay, ResolveEffect, Step
 from doubtspec.model.work import Work, replace_at
+
+
+def doubt_column_by_opponent() -> tuple[Patch, ...]:
+    original = engine.current_actor
+
+    def current_actor(state: GameState) -> Actor:
+        # The Movement picks the column of the Company's Doubt.
+        if (state.outcome is None and state.pending and isinstance(state.pending[0], ResolveEffect)
+                and isinstance(state.pending[0].effect, AddDoubt)):
+            return Actor.MOVEMENT
+        return original(state)
+
+    return ((engine, "current_actor", current_actor),)
 
 
 def ban_ignored() -> tuple[Patch, ...]:

@@ -88,6 +88,17 @@ def organize_removes_below_limit() -> tuple[Patch, ...]:
     return ((legal, "organize_choices", organize_choices),)
 
 
+def organize_twice() -> tuple[Patch, ...]:
+    original = movement.organize_play
+
+    def organize_play(w: Work, card: int, right: bool, remove: int | None) -> None:
+        # Organize offers another free play after each one.
+        original(w, card, right, remove)
+        w.push(Organize())
+
+    return ((movement, "organize_play", organize_play),)
+
+
 def organize_buy_reclaims_flight() -> tuple[Patch, ...]:
     original = movement.buy_card
 

@@ -199,6 +199,12 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            "the Goal.", ("rule.goal", "rule.goal-offers"), movement_goals.progress_kept_on_achieving),
     Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
            ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), company_play.empty_draw_stalls),
+    Mutant("organize-twice", "Organize offers another free play after each one.",
+           ("rule.organize-play", "rule.organize-offers"), movement_market.organize_twice),
+    Mutant("doubt-column-by-opponent", "The Movement picks the column of the Company's Doubt.", ("rule.actor",),
+           company_play.doubt_column_by_opponent),
+    Mutant("stacks-dealt-by-company", "The Company chooses how its stacks are dealt, instead of chance.",
+           ("rule.actor",), setup.stacks_dealt_by_company),
     Mutant("organize-buy-reclaims-flight", "The Flight spent on buying the Organize space comes back at once.",
            ("rule.organize-offers",), movement_market.organize_buy_reclaims_flight),
     Mutant("organize-takes-first", "Organize takes the space's card before refilling, so its own space is refilled "

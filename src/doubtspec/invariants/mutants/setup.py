@@ -5,9 +5,21 @@ from __future__ import annotations
 from doubtspec.invariants.mutants.mutant import Patch
 from doubtspec.model import engine, legal, movement
 from doubtspec.model.actions import Action
-from doubtspec.model.state import GameState, Phase
-from doubtspec.model.steps import ChooseStartingCard, DealGoal, StartCompanyTurn, StartMovementTurn, Step
+from doubtspec.model.state import Actor, GameState, Phase
+from doubtspec.model.steps import ChooseStartingCard, DealGoal, DealStack, StartCompanyTurn, StartMovementTurn, Step
 from doubtspec.model.work import Work
+
+
+def stacks_dealt_by_company() -> tuple[Patch, ...]:
+    original = engine.current_actor
+
+    def current_actor(state: GameState) -> Actor:
+        # The Company chooses how its stacks are dealt, instead of chance.
+        if state.outcome is None and state.pending and isinstance(state.pending[0], DealStack):
+            return Actor.COMPANY
+        return original(state)
+
+    return ((engine, "current_actor", current_actor),)
 
 
 def company_moves_first() -> tuple[Patch, ...]:

@@ -14,20 +14,21 @@ Where an effect that needs a choice interrupts a step, the check states only wha
 decided.
 
 The checks live in one module per part of the rules: `setup` (and the choice of the starting card), `chance` (what
-every deal and draw may turn up); the Company's `company_play` (plays and the Reserve cards they trigger),
-`company_draw` (a play's draw with the deck empty or short), `company_effects` (a short supply, Doubt token by
-token, trashing), `company_budget` (payments and buys) and `company_interference` (Unlobby, Market removal, the
-turn's start); `reshuffle` (the Draw Phase and the Reshuffle Sequence); the Movement's `movement_play` (which also
-holds the `Table` the Movement's checks work on), `movement_buy`, `movement_influence` (Spending Influence),
-`movement_organize`, `movement_pass`, `movement_messaging`, `movement_pacing` and `movement_goal` (Agitation and
-Goals); `bonus` (a Refresh Bonus between two cards), `declining` (what declining a Movement choice leaves
-alone, and when the Company may end its Play and Buy Phases) and `choice_steps` (a choice answers the head of the
-queue of steps and leaves the rest as it was). `frame` holds what they all share.
+every deal and draw may turn up), `actors` (which side takes each decision); the Company's `company_play` (plays and
+the Reserve cards they trigger), `company_draw` (a play's draw with the deck empty or short), `company_effects` (a
+short supply, Doubt token by token, trashing), `company_budget` (payments and buys) and `company_interference`
+(Unlobby, Market removal, the turn's start); `reshuffle` (the Draw Phase and the Reshuffle Sequence); the Movement's
+`movement_play` (which also holds the `Table` the Movement's checks work on), `movement_buy`, `movement_influence`
+(Spending Influence), `movement_organize`, `movement_pass`, `movement_messaging`, `movement_pacing` and
+`movement_goal` (Agitation and Goals); `bonus` (a Refresh Bonus between two cards), `declining` (what declining a
+Movement choice leaves alone, and when the Company may end its Play and Buy Phases) and `choice_steps` (a choice
+answers the head of the queue of steps and leaves the rest as it was). `frame` holds what they all share.
 """
 
 from __future__ import annotations
 
 from doubtspec.invariants.groups.rule import (
+    actors,
     bonus,
     chance,
     choice_steps,
@@ -60,7 +61,7 @@ __all__ = ["INVARIANTS", "buy_price", "choice_step_check", "influence_payment_ch
            "movement_play_check", "reshuffled_check"]
 
 INVARIANTS: tuple[Invariant, ...] = (
-    *setup.INVARIANTS, *chance.INVARIANTS,
+    *setup.INVARIANTS, *chance.INVARIANTS, *actors.INVARIANTS,
     *company_play.INVARIANTS, *company_draw.INVARIANTS, *company_effects.INVARIANTS, *company_budget.INVARIANTS,
     *company_interference.INVARIANTS,
     *reshuffle.INVARIANTS,

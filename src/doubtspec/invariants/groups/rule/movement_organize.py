@@ -11,6 +11,7 @@ from doubtspec.model import engine
 from doubtspec.model.actions import Action, End, MovementBuy, OrganizePlay, Skip
 from doubtspec.model.cards import MarketAction, TokenKind
 from doubtspec.model.state import NO_CARD, TOKEN_INDEX, Actor, GameState, Phase, Side
+from doubtspec.model.steps import Organize
 from doubtspec.rulebook import Section
 
 S = Section
@@ -27,6 +28,8 @@ def _organize_play(before: GameState, action: Action, after: GameState) -> str |
         return problem
     if action.card in after.m_hand or after.m_discard != sorted_cards(table.discard):
         return f"{action} left hand {list(after.m_hand)} and discard {list(after.m_discard)}"
+    if any(isinstance(step, Organize) for step in after.pending):
+        return f"{action} left another free play of Organize pending: the space gives one"
     return None
 
 
