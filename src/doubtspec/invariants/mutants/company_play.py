@@ -239,6 +239,23 @@ def draw_without_reshuffle() -> tuple[Patch, ...]:
     return ((company, "resolve_effect", resolve_effect),)
 
 
+def reshuffle_effects_in_play() -> tuple[Patch, ...]:
+    original = engine._chance_ready
+
+    def _chance_ready(w: Work, step: object) -> bool:
+        # A draw in the Play Phase that reshuffles also resolves the Reserve cards' reshuffle effects first.
+        if isinstance(step, CompanyDraw) and step.silent and step.count > 0 and not w.c_deck and w.c_discard:
+            company.shuffle_discards(w)
+            sides = [w.game.company_card(c).reserve for c in w.c_reserve
+                     if not company.is_banned(w.game, w.banned, c)]
+            extra = [Effect(e) for side in sides if side is not None for e in side.on_reshuffle]
+            w.push(*extra)
+            return not extra
+        return original(w, step)
+
+    return ((engine, "_chance_ready", _chance_ready),)
+
+
 def draw_reshuffles_early() -> tuple[Patch, ...]:
     original = engine._chance_ready
 

@@ -199,6 +199,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            "the Goal.", ("rule.goal", "rule.goal-offers"), movement_goals.progress_kept_on_achieving),
     Mutant("empty-draw-stalls", "A Play-Phase draw with nothing to draw leaves the next step unresolved.",
            ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), company_play.empty_draw_stalls),
+    Mutant("reshuffle-effects-in-play", "A draw in the Play Phase that reshuffles also resolves the Reserve's "
+           "reshuffle effects.", ("rule.empty-draw-offers",), company_play.reshuffle_effects_in_play),
     Mutant("organize-twice", "Organize offers another free play after each one.",
            ("rule.organize-play", "rule.organize-offers"), movement_market.organize_twice),
     Mutant("doubt-column-by-opponent", "The Movement picks the column of the Company's Doubt.", ("rule.actor",),

@@ -74,7 +74,8 @@ def _empty_draw_offers(state: GameState) -> str | None:
         if message is not None:
             reserve = f"card {probe.c_reserve[-1]} in the Reserve, " if probe.c_reserve else ""
             return f"with {reserve}an empty deck and discard pile: {message}"
-        message = _reshuffling_draw(state, card) or _short_deck_draw(state, card)
+        message = (_reshuffling_draw(state, card) or _reshuffle_spares_reserve(state, card)
+                   or _short_deck_draw(state, card))
         if message is not None:
             return message
         played += 1
@@ -131,6 +132,54 @@ def _reshuffling_draw(state: GameState, card: int) -> str | None:
     if moved:
         return (f"with the deck empty and the discards full, {play}'s draw changed {', '.join(moved)}: a draw in the "
                 "Play Phase reshuffles the discards without the Reshuffle Sequence")
+    return None
+
+
+_RESHUFFLE_FREE = ("profit", "stars", "doubt", "market_profit", "goal_profit", "c_reserve", "c_removed", "supply")
+"""What a Reserve card's reshuffle effects could change (Profit, Doubt, Lobbying, the trash pile), beside the card
+itself: a reshuffle in the Play Phase must leave it as a draw from a full deck does."""
+
+
+def _reshuffle_spares_reserve(state: GameState, card: int) -> str | None:
+    """`card` played with a Reserve card that has reshuffle effects in the Reserve, once with the deck empty and the
+    other cards in the discard pile, once with them in the deck: the draw reshuffles in the first and not in the
+    second, and nothing else differs. A draw in the Play Phase reshuffles without the Reshuffle Sequence (Reshuffle
+    Sequence note), so the Reserve's reshuffle effects (Reserve Effects) must not resolve: both plays end with the
+    same Profit, Doubt, Lobbying, Reserve and trash pile.
+
+    The card kept in the Reserve is one the Company owns; generated games seldom hold one there with the deck
+    empty. Played with the fewest cards and the first option of each choice and draw, as `_reshuffling_draw`.
+    """
+    game = state.game
+    side = game.company_card(card).standard
+    if side is None or any(isinstance(e, NamedEffect) for e in side.effects):
+        return None
+    draws = sum(e.count for e in side.effects if isinstance(e, DrawCards))
+    owned = (*state.c_deck, *state.c_discard, *state.c_hand, *state.c_reserve)
+    kept = next((c for c in owned if c != card and game.company_card(c).kind not in state.banned
+                 and (reserve := game.company_card(c).reserve) is not None and reserve.on_reshuffle), None)
+    if card not in owned or kept is None:
+        return None
+    hand = sorted_cards((*(c for c in state.c_hand if c not in (card, kept)), card))
+    rest = sorted_cards(c for c in owned if c not in (*hand, kept))
+    if len(rest) < draws:
+        return None
+    shuffled = replace(state, c_deck=(), c_discard=rest, c_reserve=(kept,), c_hand=hand)
+    drawn = replace(state, c_deck=rest, c_discard=(), c_reserve=(kept,), c_hand=hand)
+    play = _cheapest_play(shuffled, card)
+    if play is None or play not in engine.legal_actions(drawn):
+        return None
+    _, after, message = _follow_play(shuffled, play)
+    _, plain, other = _follow_play(drawn, play)
+    if message is not None or other is not None:
+        return message or other
+    if after.outcome is not None or after.pending or plain.outcome is not None or plain.pending:
+        return None
+    moved = [f for f in _RESHUFFLE_FREE if getattr(after, f) != getattr(plain, f)]
+    if moved:
+        return (f"with card {kept} in the Reserve, {play}'s draw from an empty deck changed {', '.join(moved)} where "
+                "the same draw from a full deck did not: a draw in the Play Phase reshuffles without the Reshuffle "
+                "Sequence, so no reshuffle effect resolves")
     return None
 
 
@@ -237,8 +286,8 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.empty-draw-offers", "A play that draws with the deck and the discard pile empty draws "
                    "nothing and goes on to the Reserve cards it triggers; with the deck empty and the discards "
                    "full it reshuffles them without the Sequence (so the Profit to win, held, does not win) and "
-                   "draws all it says; with fewer cards in the deck than it draws it draws them all before the "
-                   "discards join the deck.",
+                   "draws all it says, no Reserve card's reshuffle effect resolving; with fewer cards in the deck than "
+                   "it draws it draws them all before the discards join the deck.",
                    (S.STANDARD_EFFECTS, S.RESERVE_EFFECTS, S.RESHUFFLE_SEQUENCE), _empty_draw_offers),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""
