@@ -14,6 +14,19 @@ from doubtspec.model.steps import Agitation, Messaging
 from doubtspec.model.work import Work, replace_at, sorted_with
 
 
+def ban_charges_reserve_cards() -> tuple[Patch, ...]:
+    original = movement.achieve
+
+    def achieve(w: Work, slot: int) -> None:
+        # A ban also takes a Banned token for each card of the kind already in the Company's Reserve.
+        before = set(w.banned)
+        original(w, slot)
+        for kind in set(w.banned) - before:
+            w.take(TokenKind.BANS, sum(1 for c in w.c_reserve if w.game.company_card(c).kind == kind))
+
+    return ((movement, "achieve", achieve),)
+
+
 def doubt_top_down() -> tuple[Patch, ...]:
     def doubt_cost(game: Game, column: Zone, present: int, count: int) -> int:
         # Removal priced from the top space down instead of the bottom one up.

@@ -201,6 +201,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.empty-draw-offers", "rule.company-play", "liveness.actions"), company_play.empty_draw_stalls),
     Mutant("reshuffle-effects-in-play", "A draw in the Play Phase that reshuffles also resolves the Reserve's "
            "reshuffle effects.", ("rule.empty-draw-offers",), company_play.reshuffle_effects_in_play),
+    Mutant("ban-charges-reserve-cards", "A ban also takes a Banned token for each card of its kind in the Reserve.",
+           ("rule.goal-offers",), movement_goals.ban_charges_reserve_cards),
     Mutant("organize-twice", "Organize offers another free play after each one.",
            ("rule.organize-play", "rule.organize-offers"), movement_market.organize_twice),
     Mutant("doubt-column-by-opponent", "The Movement picks the column of the Company's Doubt.", ("rule.actor",),

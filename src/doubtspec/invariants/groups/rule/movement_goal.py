@@ -66,6 +66,10 @@ def _goal(before: GameState, action: Action, after: GameState) -> str | None:
     bans = bans[:in_supply(before, TokenKind.BANS)]
     if after.banned != tuple(sorted((*before.banned, *bans))):
         return f"achieving Goal {number} ({goal.name}) banned {list(after.banned)}; it bans {sorted(bans)} more"
+    taken = in_supply(before, TokenKind.BANS) - in_supply(after, TokenKind.BANS)
+    if taken != len(bans):
+        return (f"achieving Goal {number} ({goal.name}) took {taken} Banned tokens from the supply; its "
+                f"{len(bans)} new ban(s) take one each, whatever the Company holds of the kind")
     restrictions = sum(e.count for e in goal.effects if isinstance(e, AddRestriction))
     piles, discard = list(before.piles), list(before.c_discard)
     pile = next((i for i, p in enumerate(before.cards.piles) if p.kind == "restriction"), None)
@@ -225,6 +229,9 @@ def _goal_offers(state: GameState) -> str | None:
         if trashed is not None:
             situations.append((" with the Restrictions pile empty and a Restriction card on the trash pile",
                                trashed, True))
+    reserved = _banned_kinds_in_reserve(state)
+    if reserved is not None:
+        situations.append((" with a card of each kind its Goals ban in the Reserve", reserved, False))
     available: set[int] = set()
     for situation, base, restricting in situations:
         probe, agitations = icon_agitations(base)
@@ -243,6 +250,27 @@ def _goal_offers(state: GameState) -> str | None:
                 if message is not None:
                     return f"achieving the Goal at place {action.slot}{situation}: {message}"
     return _goal_progress_offers(state, available)
+
+
+def _banned_kinds_in_reserve(state: GameState) -> GameState | None:
+    """`state` with one card the Company owns of each kind a Goal in the structure bans moved into its Reserve (a
+    card with a Reserve side, not banned yet), or None when it owns none: a ban puts one Banned token on the
+    kind whatever its cards in play (Movement Rules > Interference), and generated games seldom achieve a banning
+    Goal with such a card in the Reserve."""
+    game = state.game
+    kinds = {e.kind for g in state.goals if g != NO_CARD for e in game.goal(g).effects
+             if isinstance(e, Ban) and e.kind not in state.banned}
+    moved: list[int] = []
+    for kind in sorted(kinds):
+        card = next((c for c in (*state.c_hand, *state.c_deck, *state.c_discard)
+                     if game.company_card(c).kind == kind and game.company_card(c).reserve is not None
+                     and c not in moved), None)
+        if card is not None:
+            moved.append(card)
+    if not moved:
+        return None
+    return replace(state, c_hand=minus(state.c_hand, moved), c_deck=tuple(c for c in state.c_deck if c not in moved),
+                   c_discard=minus(state.c_discard, moved), c_reserve=(*state.c_reserve, *moved))
 
 
 def _lobbied_goal_applies(state: GameState) -> bool:
