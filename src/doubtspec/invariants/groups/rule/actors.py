@@ -53,16 +53,20 @@ def _actor(state: GameState) -> str | None:
     """The engine names the side the rules give the decision to, and offers only that side's actions (chance
     outcomes at a deal or a draw)."""
     expected, actual = _expected_actor(state), engine.current_actor(state)
-    what = type(state.pending[0]).__name__ if state.pending else state.phase.name
     if actual is not expected:
-        return f"{what} is decided by {actual.name}; the rules give it to {expected.name}"
+        return f"{_decision(state)} is decided by {actual.name}; the rules give it to {expected.name}"
     side = _SIDE.get(expected)
     wrong = next((a for a in legal(state) if actor_of(a) is not side), None)
     if wrong is not None:
         taker = actor_of(wrong)
         name = "chance" if taker is None else taker.name
-        return f"{what} ({expected.name} to act) offers {wrong}, an action of {name}"
+        return f"{_decision(state)} ({expected.name} to act) offers {wrong}, an action of {name}"
     return None
+
+
+def _decision(state: GameState) -> str:
+    """The decision's name in a report: the pending step's, else the phase's."""
+    return type(state.pending[0]).__name__ if state.pending else state.phase.name
 
 
 INVARIANTS: tuple[Invariant, ...] = (

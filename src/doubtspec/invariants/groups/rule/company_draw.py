@@ -14,7 +14,7 @@ from doubtspec.invariants.groups.rule.frame import minus, sorted_cards
 from doubtspec.invariants.shapes import Invariant, StateInvariant
 from doubtspec.model import engine
 from doubtspec.model.actions import PlayStandard
-from doubtspec.model.cards import DrawCards, NamedEffect, ScoreProfit, TokenKind
+from doubtspec.model.cards import DrawCards, NamedEffect, ScoreProfit, StandardSide, TokenKind
 from doubtspec.model.state import TOKEN_INDEX, Actor, GameState, OutcomeReason, Phase
 from doubtspec.rulebook import Section
 
@@ -84,6 +84,19 @@ def _empty_draw_offers(state: GameState) -> str | None:
     return None
 
 
+def _owned_drawing_side(state: GameState, card: int) -> tuple[StandardSide, int, tuple[int, ...]] | None:
+    """`card`'s standard side, the cards its effects draw and every card the Company owns (deck, discard pile, hand
+    and Reserve), for the what-ifs below; None when the Company does not own `card`, or its standard side is missing
+    or has a named effect (which may move cards of the hand)."""
+    side = state.game.company_card(card).standard
+    if side is None or any(isinstance(e, NamedEffect) for e in side.effects):
+        return None
+    owned = (*state.c_deck, *state.c_discard, *state.c_hand, *state.c_reserve)
+    if card not in owned:
+        return None
+    return side, sum(e.count for e in side.effects if isinstance(e, DrawCards)), owned
+
+
 def _reshuffling_draw(state: GameState, card: int) -> str | None:
     """`card` played with the deck empty and every other card of the Company's in the discard pile: its draw
     reshuffles the discards without the Sequence (Reshuffle Sequence note) and draws all it says.
@@ -94,13 +107,10 @@ def _reshuffling_draw(state: GameState, card: int) -> str | None:
     draw, the hand must end with the cards not played or paid plus exactly the cards drawn, no card
     from outside, and no Profit, star, round or phase beyond what the card's own effects do.
     """
-    side = state.game.company_card(card).standard
-    if side is None or any(isinstance(e, NamedEffect) for e in side.effects):
+    drawing = _owned_drawing_side(state, card)
+    if drawing is None:
         return None
-    draws = sum(e.count for e in side.effects if isinstance(e, DrawCards))
-    owned = (*state.c_deck, *state.c_discard, *state.c_hand, *state.c_reserve)
-    if card not in owned:
-        return None
+    side, draws, owned = drawing
     others = [c for c in owned if c != card]
     hand = sorted_cards((*(c for c in state.c_hand if c != card), card))
     discard = sorted_cards(c for c in others if c not in hand)
@@ -151,14 +161,13 @@ def _reshuffle_spares_reserve(state: GameState, card: int) -> str | None:
     empty. Played with the fewest cards and the first option of each choice and draw, as `_reshuffling_draw`.
     """
     game = state.game
-    side = game.company_card(card).standard
-    if side is None or any(isinstance(e, NamedEffect) for e in side.effects):
+    drawing = _owned_drawing_side(state, card)
+    if drawing is None:
         return None
-    draws = sum(e.count for e in side.effects if isinstance(e, DrawCards))
-    owned = (*state.c_deck, *state.c_discard, *state.c_hand, *state.c_reserve)
+    _, draws, owned = drawing
     kept = next((c for c in owned if c != card and game.company_card(c).kind not in state.banned
                  and (reserve := game.company_card(c).reserve) is not None and reserve.on_reshuffle), None)
-    if card not in owned or kept is None:
+    if kept is None:
         return None
     hand = sorted_cards((*(c for c in state.c_hand if c not in (card, kept)), card))
     rest = sorted_cards(c for c in owned if c not in (*hand, kept))
@@ -209,13 +218,10 @@ def _short_deck_draw(state: GameState, card: int) -> str | None:
     `_reshuffling_draw` (Reserve emptied into the discards; no named effect); played with the fewest cards and the
     first option of each choice and draw.
     """
-    side = state.game.company_card(card).standard
-    if side is None or any(isinstance(e, NamedEffect) for e in side.effects):
+    drawing = _owned_drawing_side(state, card)
+    if drawing is None or drawing[1] < 2:
         return None
-    draws = sum(e.count for e in side.effects if isinstance(e, DrawCards))
-    owned = (*state.c_deck, *state.c_discard, *state.c_hand, *state.c_reserve)
-    if draws < 2 or card not in owned:
-        return None
+    _, draws, owned = drawing
     hand = sorted_cards((*(c for c in state.c_hand if c != card), card))
     spare = sorted_cards(c for c in owned if c != card and c not in hand)
     if len(spare) < draws:
