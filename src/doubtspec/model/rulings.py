@@ -199,7 +199,8 @@ REGISTRY: tuple[Ruling, ...] = (
        ("optional-play", "the play is optional; the ninth-card removal applies; empty spaces refill first"),),
     _r("flight", S.PACING,
        "What Flight tokens do (the rulebook does not say).",
-       ("wild-influence", "earned from Goals; each pays one Influence; spent ones return at Pacing step 3"),),
+       ("wild-influence", "earned from Goals; each pays one Influence, spent before the Influence tokens; "
+                          "spent ones return at Pacing step 3"),),
     _r("supply-exhausted", S.MOVEMENT_SETUP,
        "A gain larger than what the supply holds.",
        ("take-what-remains", "the gain is cut to what the supply holds; nothing is created"),),

@@ -96,8 +96,9 @@ def _organize_refills(probe: GameState, space: int) -> str | None:
 
     Buying a Card > Organize: the empty spaces are refilled before the space's card is taken, so that
     space stays empty until Pacing, and the price is paid with tokens, the Flight held first, whose spending
-    nothing before Pacing gives back (Spending Influence; Pacing, step 3); Movement Cards > Discard: a spent
-    Market deck is renewed from the Movement's discards, and nothing refills a space when both are spent.
+    nothing before Pacing gives back (Spending Influence; ruling flight; Pacing, step 3); Movement Cards >
+    Discard: a spent Market deck is renewed from the Movement's discards, and nothing refills a space when both
+    are spent.
     Generated games never spend the Market deck and seldom hold Flight here, and the refill follows the buy
     over several steps that no postcondition sees at once.
     """
@@ -110,7 +111,7 @@ def _organize_refills(probe: GameState, space: int) -> str | None:
     gapped = replace(probe, market=market,
                      m_discard=sorted_cards((*probe.m_discard, probe.market[other])))
     if in_supply(gapped, TokenKind.FLIGHT):
-        # One Flight held, so that the buy spends it (Flight pays first: Spending Influence) and only Pacing gives
+        # One Flight held, so that the buy spends it (Flight pays first: ruling flight) and only Pacing gives
         # it back (Pacing, step 3): generated games seldom hold Flight when they buy the Organize space.
         supply = list(gapped.supply)
         supply[TOKEN_INDEX[TokenKind.FLIGHT]] -= 1
@@ -137,7 +138,8 @@ def _organize_refill(before: GameState, space: int) -> str | None:
     deck, discard = len(state.m_deck), len(state.m_discard)  # the free play declined, the refill to come
     while state.outcome is None and state.pending and engine.current_actor(state) is Actor.CHANCE:
         state = engine.apply(state, engine.legal_actions(state)[0])
-    # Spending Influence: tokens pay the price, Flight first; the Flight spent comes back only at Pacing.
+    # Spending Influence and ruling flight: tokens pay the price, Flight first; the Flight spent comes back only at
+    # Pacing.
     cost = before.cards.market[space].cost + before.market_profit[space]
     flight = min(before.flight, cost)
     paid = (before.influence - (cost - flight), before.flight - flight, before.flight_spent + flight)
