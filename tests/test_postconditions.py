@@ -53,7 +53,8 @@ RULE_MUTANTS = ("trash-at-face-value", "reshuffle-at-five", "reserve-trashed-lef
                 "payment-held-in-play", "discard-before-trigger", "passives-in-sequence",
                 "trash-card-in-play", "trash-repeats", "play-beside-lone-card-right-only",
                 "organize-buy-reclaims-flight", "organize-twice", "doubt-column-by-opponent", "stacks-dealt-by-company",
-                "reshuffle-effects-in-play", "ban-charges-reserve-cards")
+                "reshuffle-effects-in-play", "ban-charges-reserve-cards",
+                "movement-dealt-a-hand-card")
 WHAT_IFS = ("lobby.offers", "hand.marginalization-offers", "outcome.defeat-offers", "ban.trigger-offers",
             "ban.reshuffle-offers", "ban.silent-reshuffle-offers", "tableau.full-offers")
 CHECKED = tuple(inv for inv in CATALOG if inv.id.split(".")[0] in ("rule", "scoring") or inv.id in WHAT_IFS
@@ -143,3 +144,8 @@ def test_setup_postcondition_checks_the_first_decision(game: Game) -> None:
     assert setup.check(state) is None
     assert setup.check(dataclasses.replace(state, victims=(9, 0, 0, 0))) is not None
     assert setup.check(dataclasses.replace(state, goals=state.goals[6:] + state.goals[:6])) is not None
+    # A Set-Up that leaves something where no Set-Up step puts it cannot hide the first decision from the check.
+    assert setup.check(dataclasses.replace(state, m_hand=state.m_deck[:1], m_deck=state.m_deck[1:])) is not None
+    assert setup.check(dataclasses.replace(state, c_discard=state.c_hand[:1], c_hand=state.c_hand[1:])) is not None
+    assert setup.check(dataclasses.replace(state, tableau=state.tableau * 2)) is not None
+    assert setup.check(dataclasses.replace(state, flight=1)) is not None

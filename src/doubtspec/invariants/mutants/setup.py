@@ -59,6 +59,19 @@ def goals_set_aside_dealt_first() -> tuple[Patch, ...]:
     return ((legal, "chance_values", chance_values), (engine, "chance_values", chance_values))
 
 
+def movement_dealt_a_hand_card() -> tuple[Patch, ...]:
+    original = engine._run_auto
+
+    def _run_auto(w: Work, step: Step) -> None:
+        # Set-Up ends with the Movement taking the top card of its Market deck into its hand, as if it drew a hand.
+        ending_setup = isinstance(step, StartMovementTurn) and w.phase is Phase.SETUP
+        original(w, step)
+        if ending_setup and w.m_deck:
+            w.m_hand, w.m_deck = w.m_hand + w.m_deck[:1], w.m_deck[1:]
+
+    return ((engine, "_run_auto", _run_auto),)
+
+
 def first_starting_card_only() -> tuple[Patch, ...]:
     original = legal.choice_actions
 

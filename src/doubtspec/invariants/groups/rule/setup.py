@@ -17,11 +17,18 @@ S = Section
 
 
 def _setup(state: GameState) -> str | None:
-    """Company and Movement Set-Up, checked at the Movement's first decision (round 1, nothing played yet)."""
-    if (not at_rest(state) or state.round != 1 or state.phase is not Phase.MOVEMENT_TURN or state.m_hand
-            or len(state.tableau) != 1 or state.c_discard):
+    """Company and Movement Set-Up, checked at the Movement's first decision.
+
+    That decision is the only state at rest in the Movement's turn of round 1: the Movement takes one action a
+    turn, and every choice it leaves is pending. The state is found by nothing else, so that a Set-Up that
+    leaves a card or token in the wrong place cannot hide its first decision from the check.
+    """
+    if not at_rest(state) or state.round != 1 or state.phase is not Phase.MOVEMENT_TURN:
         return None
     cards, rules, display = state.cards, state.cards.rules, state.cards.display
+    left = _left_from_setup(state)
+    if left:
+        return f"Set-Up left {', '.join(left)}; nothing of these is dealt, bought or played before the first turn"
     if sorted_cards(state.c_hand + state.c_deck) != sorted_cards(cards.starting_deck) or len(state.c_hand) != \
             rules.company_hand_size:
         return f"Set-Up dealt the hand {list(state.c_hand)} from the deck {list(state.c_deck)}"
@@ -42,6 +49,8 @@ def _setup(state: GameState) -> str | None:
             or state.stars or state.influence != rules.movement_starting_influence):
         return (f"Set-Up left Victims {list(state.victims)}, Doubt {list(state.doubt)}, Profit {state.profit}, "
                 f"stars {state.stars} and Influence {state.influence}")
+    if len(state.tableau) != 1:
+        return f"the Tableau starts as {list(state.tableau)}: one starting card"
     start, up = state.tableau[0]
     if not up or start not in cards.movement_starting:
         return f"the Tableau starts with {state.tableau[0]}, not a face-up starting card"
@@ -55,6 +64,24 @@ def _setup(state: GameState) -> str | None:
     if NO_CARD in state.goals or not {7, 8, 9} <= upper or len(set(state.goals)) != 9:
         return f"the Goal structure was dealt as {list(state.goals)}: G7-G9 and three others in the first six places"
     return None
+
+
+def _left_from_setup(state: GameState) -> list[str]:
+    """What the first decision holds that neither side's Set-Up gives it: Movement Set-Up gives the Movement its
+    Tableau's card, a Market and two Influence, no hand and no other token; Company Set-Up gives the Company a
+    hand and a deck, and nothing in its discard pile, Reserve or play, no ban and no Lobbying."""
+    left = [f"{name} {value}" for name, value in (
+        ("the Movement's hand", list(state.m_hand)), ("the Movement's discard pile", list(state.m_discard)),
+        ("Messaging", state.messaging), ("Agitation", state.agitation), ("Flight", state.flight),
+        ("Flight spent", state.flight_spent), ("Goals achieved", list(state.achieved)),
+        ("the Company's discard pile", list(state.c_discard)), ("the Reserve", list(state.c_reserve)),
+        ("cards in play", list(state.c_in_play)), ("bans", list(state.banned)), ("plays", state.plays),
+        ("buys", state.buys), ("a discount", state.discount), ("Reshuffles", state.reshuffles),
+    ) if value]
+    if any(state.goal_agitation) or any(state.goal_profit) or any(state.market_profit):
+        left.append(f"tokens on the Goals ({list(state.goal_agitation)}, {list(state.goal_profit)}) or on the "
+                    f"Market ({list(state.market_profit)})")
+    return left
 
 
 def _choosing_start(state: GameState) -> bool:
