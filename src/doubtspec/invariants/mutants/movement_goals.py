@@ -251,6 +251,21 @@ def goal_victory_only_exact() -> tuple[Patch, ...]:
     return ((movement, "achieve", achieve),)
 
 
+def winning_goal_gains_withheld() -> tuple[Patch, ...]:
+    original = movement.achieve
+
+    def achieve(w: Work, slot: int) -> None:
+        # The Goal that wins the game gives no Flight or Influence: the game is over, so its gains seem moot.
+        flight, influence = w.flight, w.influence
+        original(w, slot)
+        if w.outcome is not None and w.outcome.reason is OutcomeReason.GOAL_VICTORY:
+            w.give_back(TokenKind.FLIGHT, w.flight - flight)
+            w.give_back(TokenKind.INFLUENCE, w.influence - influence)
+            w.flight, w.influence = flight, influence
+
+    return ((movement, "achieve", achieve),)
+
+
 def agitation_surplus_goes_on() -> tuple[Patch, ...]:
     original = movement.agitate
 

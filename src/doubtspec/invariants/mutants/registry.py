@@ -339,6 +339,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("ban.lasting",), reshuffle.bans_lifted_at_reshuffle),
     Mutant("undealt-pairs-to-trash", "Set-Up puts the odd/even pairs not dealt on the trash pile instead of out of "
            "the game.", ("rule.setup",), setup.undealt_pairs_to_trash),
+    Mutant("winning-goal-gains-withheld", "The Goal that wins the game gives none of its Flight or Influence.",
+           ("rule.goal-offers",), movement_goals.winning_goal_gains_withheld),
     Mutant("movement-dealt-a-hand-card", "Set-Up ends with the Movement drawing the top card of its Market deck "
            "into its hand.", ("rule.setup",), setup.movement_dealt_a_hand_card),
     Mutant("discount-cleared-at-end-play", "Ending the Play Phase clears the discount its plays set up, so no discount "

@@ -232,6 +232,9 @@ def _goal_offers(state: GameState) -> str | None:
     reserved = _banned_kinds_in_reserve(state)
     if reserved is not None:
         situations.append((" with a card of each kind its Goals ban in the Reserve", reserved, False))
+    winning = _one_goal_from_victory(state)
+    if winning is not None:
+        situations.append((" with the Movement one Goal from victory", winning, False))
     available: set[int] = set()
     for situation, base, restricting in situations:
         probe, agitations = icon_agitations(base)
@@ -250,6 +253,31 @@ def _goal_offers(state: GameState) -> str | None:
                 if message is not None:
                     return f"achieving the Goal at place {action.slot}{situation}: {message}"
     return _goal_progress_offers(state, available)
+
+
+def _one_goal_from_victory(state: GameState) -> GameState | None:
+    """`state` with Goals of the structure that are not available counted as achieved until achieving any available
+    Goal wins the game, or None when no choice of them lands there: the Goal that wins still does all it does
+    (Agitation and Goals), and a victory by Goals ends a generated game only after dozens of decisions."""
+    game, target = state.game, state.cards.rules.goal_points_to_win
+    available = {a.slot for a in icon_agitations(state)[1] if a.tokens == 0}
+    if not available:
+        return None
+    needed = target - min(game.goal(state.goals[s]).points for s in available)
+    points = sum(game.goal(g).points for g in state.achieved)
+    goals, achieved = list(state.goals), list(state.achieved)
+    # Marking a Goal achieved only uncovers others, so the available ones stay available.
+    for place, number in sorted(enumerate(state.goals), key=lambda p: -game.goal(p[1]).points if p[1] else 0):
+        if points >= needed:
+            break
+        if (place in available or number == NO_CARD or state.goal_profit[place] or state.goal_agitation[place]
+                or points + game.goal(number).points >= target):
+            continue
+        points += game.goal(number).points
+        goals[place], achieved = NO_CARD, [*achieved, number]
+    if not needed <= points < target:
+        return None
+    return replace(state, goals=tuple(goals), achieved=tuple(achieved))
 
 
 def _banned_kinds_in_reserve(state: GameState) -> GameState | None:
@@ -392,7 +420,7 @@ INVARIANTS: tuple[Invariant, ...] = (
                    _goal_structure_applies),
     StateInvariant("rule.goal-offers", "Each available Goal, achieved with Agitation to spare, does exactly what "
                    "`rule.goal` says (its bans, Restriction card, gains, points), also with the Restrictions pile "
-                   "empty and a Restriction card on the trash pile, which stays there.",
+                   "empty and a Restriction card on the trash pile, which stays there, and when it wins the game.",
                    (S.AGITATION_AND_GOALS, S.MOVEMENT_INTERFERENCE), _goal_offers),
     TransitionInvariant("rule.goal", "Agitation achieves a Goal exactly when it covers the Goal's cost, with exactly "
                         "the Goal's bans, Restriction cards (never from the trash pile) and gains; otherwise it stays "
