@@ -219,3 +219,15 @@ def no_influence_counts_flight() -> tuple[Patch, ...]:
         w.push(StartCompanyTurn())
 
     return ((movement, "pass_turn", pass_turn),)
+
+
+def no_influence_first_two_cards() -> tuple[Patch, ...]:
+    def pass_turn(w: Work) -> None:
+        # Under pass-bonus=no-influence only the Tableau's first two cards are looked at (a slice cut short).
+        none = w.influence == 0
+        if none and w.game.pass_counts_cards:
+            none = not any(up for _, up in w.tableau[:2])
+        movement.gain(w, influence=2 if none else 1)
+        w.push(StartCompanyTurn())
+
+    return ((movement, "pass_turn", pass_turn),)

@@ -326,6 +326,11 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("contract.distinct-actions",), company_play.payment_listed_twice),
     Mutant("no-influence-counts-flight", "Under pass-bonus=no-influence a Flight token held cancels Pass's bonus.",
            ("rule.pass-offers",), movement_play.no_influence_counts_flight),
+    Mutant("no-influence-first-two-cards", "Under pass-bonus=no-influence only the Tableau's first two cards are "
+           "looked at: Pass gives two Influence when only a later card is face up.", ("rule.pass-offers",),
+           movement_play.no_influence_first_two_cards),
+    Mutant("short-deck-keeps-a-hand-card", "A Draw Phase whose deck holds fewer than five cards keeps the hand's "
+           "first card instead of discarding it.", ("rule.draw-phase",), reshuffle.short_deck_keeps_a_hand_card),
     Mutant("staying-card-to-right-end", "At a Reshuffle a Reserve card that stays is moved to the Reserve's right "
            "end instead of keeping its place.", ("rule.reserve-resolve-offers", "cards.reserve-order"),
            reshuffle.staying_card_to_right_end),

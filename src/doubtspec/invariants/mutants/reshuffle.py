@@ -341,3 +341,16 @@ def passives_in_sequence() -> tuple[Patch, ...]:
         movement.pacing_passives(w)
 
     return ((company, "score_and_seed", score_and_seed),)
+
+
+def short_deck_keeps_a_hand_card() -> tuple[Patch, ...]:
+    original = company.start_draw_phase
+
+    def start_draw_phase(w: Work) -> None:
+        # A Draw Phase that will reshuffle keeps the hand's first card: only the rest is discarded.
+        kept = w.c_hand[:1] if len(w.c_deck) < w.game.cards.rules.company_hand_size else ()
+        w.c_hand = w.c_hand[len(kept):]
+        original(w)
+        w.c_hand = tuple(sorted(w.c_hand + kept))
+
+    return ((company, "start_draw_phase", start_draw_phase),)

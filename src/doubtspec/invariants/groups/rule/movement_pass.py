@@ -31,7 +31,7 @@ def _pass(before: GameState, action: Action, after: GameState) -> str | None:
 
 def _pass_offers(state: GameState) -> str | None:
     """On each Movement turn, Pass is offered; and Pass with no Influence token, once with every Tableau card face
-    down and once with only its first card face up, as a what-if.
+    down and once each with only its first or only its last card face up, as a what-if.
 
     Ruling pass-bonus: under no-tokens (the default) both Passes gain two Influence, the Tableau aside; under
     no-influence only the first does, a face-up card being Influence held. A Movement that runs out of tokens
@@ -55,7 +55,8 @@ def _pass_offers(state: GameState) -> str | None:
         supply[TOKEN_INDEX[TokenKind.FLIGHT]] -= 1
         flight = 1
     down = tuple((card, False) for card, _ in state.tableau)
-    for tableau in (down, ((down[0][0], True), *down[1:])):
+    # every card down, only the first up, only the last up: a face-up card anywhere is Influence held
+    for tableau in dict.fromkeys((down, ((down[0][0], True), *down[1:]), (*down[:-1], (down[-1][0], True)))):
         # `rule.pass` holds each to what the ruling gives, from the state before
         probe = replace(state, influence=0, flight=flight, supply=tuple(supply), tableau=tableau)
         message = _pass(probe, Pass(), engine.apply(probe, Pass()))

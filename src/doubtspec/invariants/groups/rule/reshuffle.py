@@ -44,6 +44,13 @@ def _draw_phase(before: GameState, action: Action, after: GameState) -> str | No
         if after.c_hand or after.c_discard != sorted_cards(before.c_discard + before.c_hand):
             return f"{action} did not discard the hand {list(before.c_hand)}"
         return unchanged_except(before, after, ("c_hand", "c_discard", "phase", "pending"), action)
+    # The hand is discarded before anything is drawn, whichever the draw-order: none of it is in the hand the
+    # Sequence leaves (its step C draws from the deck, and the discards join the deck only in step D).
+    kept = [card for card in before.c_hand if card in after.c_hand]
+    if kept and after.outcome is None:
+        return (f"a Draw Phase with {len(before.c_deck)} cards in the deck kept {kept} of the hand "
+                f"{list(before.c_hand)}; the hand is discarded first (ruling draw-order="
+                f"{before.rulings.get('draw-order')})")
     if _draw_first(before) and before.c_deck:
         # Ruling draw-order=draw-first: the deck's last cards are drawn before the Sequence runs.
         head = after.pending[0] if after.pending else None
