@@ -79,7 +79,8 @@ def _lobby_offers(state: GameState) -> str | None:
     of three on every turn. A Lobby effect resolved with no Profit (rare: Lobby cards come after a
     Reshuffle has scored) must offer no card at all. A Lobby effect that may place a token must also let the
     Company decline it (Company Rules > Interference: the Company *may* spend Profit to Lobby; ruling
-    lobby-optional), which generated games test only when they happen to skip.
+    lobby-optional), which generated games test only when they happen to skip. Each card is also asked in the
+    Reshuffle Sequence's phase, where a reshuffle effect lobbies (Reshuffle Sequence C).
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
         return None
@@ -118,6 +119,13 @@ def _lobby_offers_now(state: GameState) -> str | None:
             else:
                 probe = replace(state, profit=max(state.profit, 1), goal_profit=changed)
             choices = choice_actions(probe, step)
+            if offered:
+                # A Lobby effect resolves the same in the Reshuffle Sequence's step C (a reshuffle effect): the
+                # Play Phase is where these probes stand, not a condition of Lobbying.
+                sequence = choice_actions(replace(probe, phase=Phase.COMPANY_DRAW), step)
+                if sequence != choices:
+                    return (f"with {count} Profit on {where}:{index}, a Lobby effect in the Reshuffle Sequence was "
+                            f"offered {sequence}; in the Play Phase {choices}")
             if offered and Skip(Side.COMPANY) not in choices:
                 return (f"with {count} Profit on {where}:{index}, a Lobby effect could not be declined "
                         f"(ruling lobby-optional: each token may be placed or skipped)")

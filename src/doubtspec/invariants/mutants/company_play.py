@@ -471,3 +471,18 @@ def trash_repeats() -> tuple[Patch, ...]:
         original(w, effect)
 
     return ((company, "resolve_effect", resolve_effect),)
+
+
+def budgetless_payers_trashed() -> tuple[Patch, ...]:
+    original = company.pay_budget
+
+    def pay_budget(w: Work, pay: tuple[int, ...]) -> None:
+        # A paying card of no Budget (only budget-payment=any-cover lets one pay) goes to the trash pile, not the
+        # discard pile: it paid nothing.
+        spent = tuple(c for c in pay if not w.game.budget[c])
+        original(w, tuple(c for c in pay if w.game.budget[c]))
+        if spent:
+            w.c_hand = tuple(c for c in w.c_hand if c not in spent)
+            w.trash = (*w.trash, *spent)
+
+    return ((company, "pay_budget", pay_budget),)

@@ -9,7 +9,7 @@ from doubtspec.invariants.mutants.mutant import Patch
 from doubtspec.model import company, engine, legal
 from doubtspec.model.actions import Action, LobbyWhere, RemoveFromMarket, Skip, Unlobby
 from doubtspec.model.cards import Lobby, TokenKind
-from doubtspec.model.state import NO_CARD, GameState
+from doubtspec.model.state import NO_CARD, GameState, Phase
 from doubtspec.model.steps import ResolveEffect, StartCompanyTurn
 from doubtspec.model.work import Work, replace_at, sorted_with
 
@@ -152,5 +152,18 @@ def lobbied_market_card_kept() -> tuple[Patch, ...]:
         # A Market card carrying Lobbying read as the Company's own investment: it cannot be removed.
         actions = original(state, step)
         return [a for a in actions if not isinstance(a, RemoveFromMarket) or not state.market_profit[a.space]]
+
+    return ((legal, "effect_choices", effect_choices),)
+
+
+def sequence_lobbies_market_only() -> tuple[Patch, ...]:
+    original = legal.effect_choices
+
+    def effect_choices(state: GameState, step: ResolveEffect) -> list[Action]:
+        # A Lobby effect of the Reshuffle Sequence (a reshuffle effect) offers the Market's cards only, never a Goal.
+        actions = original(state, step)
+        if isinstance(step.effect, Lobby) and state.phase is Phase.COMPANY_DRAW:
+            return [a for a in actions if getattr(a, "where", None) is not LobbyWhere.GOAL]
+        return actions
 
     return ((legal, "effect_choices", effect_choices),)

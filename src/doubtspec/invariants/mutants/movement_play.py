@@ -231,3 +231,15 @@ def no_influence_first_two_cards() -> tuple[Patch, ...]:
         w.push(StartCompanyTurn())
 
     return ((movement, "pass_turn", pass_turn),)
+
+
+def no_influence_counts_agitation() -> tuple[Patch, ...]:
+    def pass_turn(w: Work) -> None:
+        # Under pass-bonus=no-influence an Agitation token held counts as Influence held: no bonus with one.
+        none = w.influence == 0
+        if none and w.game.pass_counts_cards:
+            none = not w.agitation and not any(up for _, up in w.tableau)
+        movement.gain(w, influence=2 if none else 1)
+        w.push(StartCompanyTurn())
+
+    return ((movement, "pass_turn", pass_turn),)

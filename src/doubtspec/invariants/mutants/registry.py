@@ -331,6 +331,12 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            movement_play.no_influence_first_two_cards),
     Mutant("short-deck-keeps-a-hand-card", "A Draw Phase whose deck holds fewer than five cards keeps the hand's "
            "first card instead of discarding it.", ("rule.draw-phase",), reshuffle.short_deck_keeps_a_hand_card),
+    Mutant("no-influence-counts-agitation", "Under pass-bonus=no-influence an Agitation token held cancels Pass's "
+           "bonus.", ("rule.pass-offers",), movement_play.no_influence_counts_agitation),
+    Mutant("budgetless-payers-trashed", "A paying card of no Budget (budget-payment=any-cover) goes to the trash "
+           "pile instead of the discard pile.", ("rule.payment-offers",), company_play.budgetless_payers_trashed),
+    Mutant("sequence-lobbies-market-only", "A Lobby effect resolved in the Reshuffle Sequence offers the Market's "
+           "cards only, never a Goal.", ("lobby.offers",), lobbying.sequence_lobbies_market_only),
     Mutant("staying-card-to-right-end", "At a Reshuffle a Reserve card that stays is moved to the Reserve's right "
            "end instead of keeping its place.", ("rule.reserve-resolve-offers", "cards.reserve-order"),
            reshuffle.staying_card_to_right_end),

@@ -16,7 +16,7 @@ from doubtspec.invariants.derived import (
     memo,
     replace,
 )
-from doubtspec.invariants.groups.rule.company_play import moved_to_play
+from doubtspec.invariants.groups.rule.company_play import company_play_check, moved_to_play
 from doubtspec.invariants.groups.rule.frame import minus, sorted_cards, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
@@ -98,13 +98,21 @@ def _with_budgetless_card(state: GameState) -> str | None:
     """`_payments_offered` with a card of no Budget (a Restriction card) moved into the hand, in odd rounds, one in
     turn with the round. Such a card pays nothing towards a cost, yet under ruling budget-payment=any-cover it may
     still be among the cards discarded, and a hand rarely holds one (Goals deal them, and the ruling's variant plays
-    few examples). Every turn cost 3% of a ci run; every other turn still finds bug 240 in that variant."""
+    few examples). Every turn cost 3% of a ci run; every other turn still finds bug 240 in that variant. A play
+    paid with it is also made and checked by `rule.company-play`: the card is discarded with the rest."""
     spare = [c for c in _budgetless(state) if c not in state.c_hand]
     if not spare:
         return None
     card = spare[state.round // 2 % len(spare)]
     probe = moved_to_play(state, card, None)
-    message = None if probe is None else _payments_offered(probe)
+    if probe is None:
+        return None
+    message = _payments_offered(probe)
+    if message is None:
+        # A payment that holds the card (only any-cover offers one) discards it with the rest: play the first.
+        play = next((a for a in legal(probe) if isinstance(a, PlayStandard | PlayReserve) and card in a.pay), None)
+        if play is not None:
+            message = company_play_check(probe, play, engine.apply(probe, play))
     return None if message is None else f"with card {card} (no Budget) moved into the hand: {message}"
 
 

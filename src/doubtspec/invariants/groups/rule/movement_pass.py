@@ -37,7 +37,8 @@ def _pass_offers(state: GameState) -> str | None:
     no-influence only the first does, a face-up card being Influence held. A Movement that runs out of tokens
     with its whole Tableau spent is rare in generated games (and the no-influence reading is only played in the
     ruling variants), so the situation is built: the Influence tokens go back to the supply and the Tableau is
-    turned over, nothing else changed but, in odd rounds, a Flight token held (it is no Influence token).
+    turned over, nothing else changed but a Messaging and an Agitation token held and, in odd rounds, a Flight
+    token (none of them is an Influence token).
     """
     if not movement_turn(state):
         return None
@@ -54,16 +55,24 @@ def _pass_offers(state: GameState) -> str | None:
         # either reading of the ruling.
         supply[TOKEN_INDEX[TokenKind.FLIGHT]] -= 1
         flight = 1
+    # and with a Messaging and an Agitation token held: they are no Influence either
+    held = {TokenKind.MESSAGING: state.messaging, TokenKind.AGITATION: state.agitation}
+    for kind in held:
+        if not held[kind] and supply[TOKEN_INDEX[kind]]:
+            supply[TOKEN_INDEX[kind]] -= 1
+            held[kind] = 1
     down = tuple((card, False) for card, _ in state.tableau)
     # every card down, only the first up, only the last up: a face-up card anywhere is Influence held
     for tableau in dict.fromkeys((down, ((down[0][0], True), *down[1:]), (*down[:-1], (down[-1][0], True)))):
         # `rule.pass` holds each to what the ruling gives, from the state before
-        probe = replace(state, influence=0, flight=flight, supply=tuple(supply), tableau=tableau)
+        probe = replace(state, influence=0, flight=flight, messaging=held[TokenKind.MESSAGING],
+                        agitation=held[TokenKind.AGITATION], supply=tuple(supply), tableau=tableau)
         message = _pass(probe, Pass(), engine.apply(probe, Pass()))
         if message is not None:
             shown = "".join("U" if up else "D" for _, up in tableau)
-            return (f"what if the Movement passed with no Influence token, {flight} Flight and the Tableau {shown} "
-                    f"(U face up), ruling pass-bonus={state.rulings.get('pass-bonus')}: {message}")
+            return (f"what if the Movement passed with no Influence token, {flight} Flight, "
+                    f"{held[TokenKind.MESSAGING]} Messaging, {held[TokenKind.AGITATION]} Agitation and the Tableau "
+                    f"{shown} (U face up), ruling pass-bonus={state.rulings.get('pass-bonus')}: {message}")
     return None
 
 
