@@ -201,12 +201,29 @@ def _reshuffle_offers(state: GameState) -> str | None:
     from doubtspec.invariants.groups.rule import reshuffled_check
     from doubtspec.invariants.groups.scoring import scoring_check
 
-    kinds = {state.game.company_card(c).kind for c in state.c_reserve}
+    company = state.game.company_card
+    kinds = {company(c).kind for c in state.c_reserve}
     probe = replace(state, banned=tuple(sorted(kinds | set(state.banned))), c_deck=(),
                     c_discard=tuple(sorted(state.c_deck + state.c_discard)))
     after = engine.apply(probe, EndBuy())
     message = scoring_check(probe, EndBuy(), after) or reshuffled_check(probe, EndBuy(), after)
-    return None if message is None else f"with the Reserve's kinds {sorted(kinds)} banned: {message}"
+    if message is not None:
+        return f"with the Reserve's kinds {sorted(kinds)} banned: {message}"
+    # And with a card that says it stays put at the Reserve's right end (one in turn with the round), its kind
+    # banned too: whether it stays (ruling banned-reserve) or not, step C goes on to the cards on its left.
+    staying = [n for n, c in sorted(state.cards.company.items()) if c is not None and c.reserve is not None
+               and c.reserve.stays and n not in state.c_reserve]
+    if not staying:
+        return None
+    card = staying[state.round % len(staying)]
+    probes = reshuffle_probes(state, card, tuple(sorted(kinds | {company(card).kind} | set(state.banned))))
+    if probes is None:
+        return None
+    probe = probes[0]
+    after = engine.apply(probe, EndBuy())
+    message = reshuffled_check(probe, EndBuy(), after)
+    return None if message is None else (f"with card {card} (it stays) at the Reserve's right end and the "
+                                         f"Reserve's kinds banned: {message}")
 
 
 def _silent_reshuffle_offers(state: GameState) -> str | None:

@@ -243,3 +243,16 @@ def no_influence_counts_agitation() -> tuple[Patch, ...]:
         w.push(StartCompanyTurn())
 
     return ((movement, "pass_turn", pass_turn),)
+
+
+def no_influence_counts_goal_passives() -> tuple[Patch, ...]:
+    def pass_turn(w: Work) -> None:
+        # Under pass-bonus=no-influence an achieved Goal with a Messaging passive counts as Influence held.
+        none = w.influence == 0
+        if none and w.game.pass_counts_cards:
+            none = not any(up for _, up in w.tableau) and not any(
+                w.game.goal(g).passive.messaging for g in w.achieved)
+        movement.gain(w, influence=2 if none else 1)
+        w.push(StartCompanyTurn())
+
+    return ((movement, "pass_turn", pass_turn),)

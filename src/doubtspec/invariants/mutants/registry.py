@@ -333,6 +333,11 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            "first card instead of discarding it.", ("rule.draw-phase",), reshuffle.short_deck_keeps_a_hand_card),
     Mutant("no-influence-counts-agitation", "Under pass-bonus=no-influence an Agitation token held cancels Pass's "
            "bonus.", ("rule.pass-offers",), movement_play.no_influence_counts_agitation),
+    Mutant("no-influence-counts-goal-passives", "Under pass-bonus=no-influence an achieved Goal with a Messaging "
+           "passive cancels Pass's bonus.", ("rule.pass-offers",), movement_play.no_influence_counts_goal_passives),
+    Mutant("banned-stayer-ends-step-c", "Under banned-reserve=stays-honoured a banned card that stays ends step C: "
+           "the Reserve's cards on its left are left unresolved.", ("ban.reshuffle-offers",),
+           reshuffle.banned_stayer_ends_step_c),
     Mutant("budgetless-payers-trashed", "A paying card of no Budget (budget-payment=any-cover) goes to the trash "
            "pile instead of the discard pile.", ("rule.payment-offers",), company_play.budgetless_payers_trashed),
     Mutant("sequence-lobbies-market-only", "A Lobby effect resolved in the Reshuffle Sequence offers the Market's "

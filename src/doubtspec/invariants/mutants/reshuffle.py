@@ -354,3 +354,19 @@ def short_deck_keeps_a_hand_card() -> tuple[Patch, ...]:
         w.c_hand = tuple(sorted(w.c_hand + kept))
 
     return ((company, "start_draw_phase", start_draw_phase),)
+
+
+def banned_stayer_ends_step_c() -> tuple[Patch, ...]:
+    original = company.resolve_reserve_card
+
+    def resolve_reserve_card(w: Work, index: int) -> None:
+        # Under banned-reserve=stays-honoured a banned card that stays ends step C: the cards on its left are
+        # neither resolved nor trashed.
+        if index >= 0 and w.game.banned_stay:
+            card = w.c_reserve[index]
+            side = w.game.company_card(card).reserve
+            if side is not None and side.stays and company.is_banned(w.game, w.banned, card):
+                return
+        original(w, index)
+
+    return ((company, "resolve_reserve_card", resolve_reserve_card),)

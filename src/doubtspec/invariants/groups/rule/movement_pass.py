@@ -9,7 +9,7 @@ from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInv
 from doubtspec.model import engine
 from doubtspec.model.actions import Action, Pass
 from doubtspec.model.cards import TokenKind
-from doubtspec.model.state import TOKEN_INDEX, GameState
+from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState
 from doubtspec.rulebook import Section
 
 S = Section
@@ -37,8 +37,8 @@ def _pass_offers(state: GameState) -> str | None:
     no-influence only the first does, a face-up card being Influence held. A Movement that runs out of tokens
     with its whole Tableau spent is rare in generated games (and the no-influence reading is only played in the
     ruling variants), so the situation is built: the Influence tokens go back to the supply and the Tableau is
-    turned over, nothing else changed but a Messaging and an Agitation token held and, in odd rounds, a Flight
-    token (none of them is an Influence token).
+    turned over, nothing else changed but a Messaging and an Agitation token held, in odd rounds a Flight token
+    (none of them is an Influence token), and every Goal with a Passive Ability achieved.
     """
     if not movement_turn(state):
         return None
@@ -61,12 +61,17 @@ def _pass_offers(state: GameState) -> str | None:
         if not held[kind] and supply[TOKEN_INDEX[kind]]:
             supply[TOKEN_INDEX[kind]] -= 1
             held[kind] = 1
+    # and with every Goal that has a Passive Ability achieved: a Goal is no Influence held, its passives act at Pacing
+    passive = [s for s, g in enumerate(state.goals) if g != NO_CARD and state.game.goal(g).passive.any()]
+    goals = tuple(NO_CARD if s in passive else g for s, g in enumerate(state.goals))
+    achieved = (*state.achieved, *(state.goals[s] for s in passive))
     down = tuple((card, False) for card, _ in state.tableau)
     # every card down, only the first up, only the last up: a face-up card anywhere is Influence held
     for tableau in dict.fromkeys((down, ((down[0][0], True), *down[1:]), (*down[:-1], (down[-1][0], True)))):
         # `rule.pass` holds each to what the ruling gives, from the state before
         probe = replace(state, influence=0, flight=flight, messaging=held[TokenKind.MESSAGING],
-                        agitation=held[TokenKind.AGITATION], supply=tuple(supply), tableau=tableau)
+                        agitation=held[TokenKind.AGITATION], supply=tuple(supply), tableau=tableau, goals=goals,
+                        achieved=achieved)
         message = _pass(probe, Pass(), engine.apply(probe, Pass()))
         if message is not None:
             shown = "".join("U" if up else "D" for _, up in tableau)
