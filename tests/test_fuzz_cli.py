@@ -271,8 +271,9 @@ def test_the_budget_pays_for_the_start_up_and_the_records_go_before_exit(
     monkeypatch.setattr("doubtspec.cli.fuzz_cmd.seconds_since_start", lambda: 3.0)
     code, out, _ = run(["fuzz", "--budget", "4", "--report-dir", str(tmp_path / "r"), "--json"], capsys)
     summary = json.loads(out)
-    # A second is left to fuzz; a run stops between chunks of examples, so it may end a little past it.
-    assert code == 0 and summary["elapsed"] < 2.5
+    # A second is left to fuzz; a run stops between chunks of examples, so it may end past it (2.7 s once, with three
+    # processes on two cores). A run that did not take the start-up from the budget would fuzz for four seconds.
+    assert code == 0 and summary["elapsed"] < 3.5
     assert not any(found for found in derived._MEMOS.values())
 
 

@@ -136,7 +136,7 @@ def _first_turn(before: GameState, action: Action, after: GameState) -> str | No
 
 INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.setup", "Set-Up deals the Company's hand, piles and stacks, the display, the starting "
-                   "card, the Market and the Goal structure as the rules say.",
+                   "card, the Market and the Goal structure as the rules say, and puts nothing anywhere else.",
                    (S.COMPANY_SETUP, S.MOVEMENT_SETUP), _setup),
     StateInvariant("rule.start-offers", "The Movement may start its Tableau with any one of the card file's "
                    "starting cards, and no other card.", (S.MOVEMENT_SETUP,), _start_offers, _choosing_start),
