@@ -3,6 +3,7 @@ the hand limit."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 
 from doubtspec.invariants.mutants.mutant import Patch
@@ -209,50 +210,39 @@ def pass_only_when_stuck() -> tuple[Patch, ...]:
     return ((legal, "movement_turn", movement_turn),)
 
 
-def no_influence_counts_flight() -> tuple[Patch, ...]:
+def _no_influence_misread(holds_influence: Callable[[Work], bool]) -> tuple[Patch, ...]:
+    """Pass under a misreading of pass-bonus=no-influence: `holds_influence` says whether the Movement, with no
+    Influence token, still holds Influence (the rule: a face-up Tableau card)."""
     def pass_turn(w: Work) -> None:
-        # Under pass-bonus=no-influence a Flight token held counts as Influence held: no bonus with one.
         none = w.influence == 0
         if none and w.game.pass_counts_cards:
-            none = not w.flight and not any(up for _, up in w.tableau)
+            none = not holds_influence(w)
         movement.gain(w, influence=2 if none else 1)
         w.push(StartCompanyTurn())
 
     return ((movement, "pass_turn", pass_turn),)
+
+
+def _face_up_card(w: Work) -> bool:
+    return any(up for _, up in w.tableau)
+
+
+def no_influence_counts_flight() -> tuple[Patch, ...]:
+    # A Flight token held counts as Influence held: no bonus with one.
+    return _no_influence_misread(lambda w: bool(w.flight) or _face_up_card(w))
 
 
 def no_influence_first_two_cards() -> tuple[Patch, ...]:
-    def pass_turn(w: Work) -> None:
-        # Under pass-bonus=no-influence only the Tableau's first two cards are looked at (a slice cut short).
-        none = w.influence == 0
-        if none and w.game.pass_counts_cards:
-            none = not any(up for _, up in w.tableau[:2])
-        movement.gain(w, influence=2 if none else 1)
-        w.push(StartCompanyTurn())
-
-    return ((movement, "pass_turn", pass_turn),)
+    # Only the Tableau's first two cards are looked at (a slice cut short).
+    return _no_influence_misread(lambda w: any(up for _, up in w.tableau[:2]))
 
 
 def no_influence_counts_agitation() -> tuple[Patch, ...]:
-    def pass_turn(w: Work) -> None:
-        # Under pass-bonus=no-influence an Agitation token held counts as Influence held: no bonus with one.
-        none = w.influence == 0
-        if none and w.game.pass_counts_cards:
-            none = not w.agitation and not any(up for _, up in w.tableau)
-        movement.gain(w, influence=2 if none else 1)
-        w.push(StartCompanyTurn())
-
-    return ((movement, "pass_turn", pass_turn),)
+    # An Agitation token held counts as Influence held: no bonus with one.
+    return _no_influence_misread(lambda w: bool(w.agitation) or _face_up_card(w))
 
 
 def no_influence_counts_goal_passives() -> tuple[Patch, ...]:
-    def pass_turn(w: Work) -> None:
-        # Under pass-bonus=no-influence an achieved Goal with a Messaging passive counts as Influence held.
-        none = w.influence == 0
-        if none and w.game.pass_counts_cards:
-            none = not any(up for _, up in w.tableau) and not any(
-                w.game.goal(g).passive.messaging for g in w.achieved)
-        movement.gain(w, influence=2 if none else 1)
-        w.push(StartCompanyTurn())
-
-    return ((movement, "pass_turn", pass_turn),)
+    # An achieved Goal with a Messaging passive counts as Influence held.
+    return _no_influence_misread(
+        lambda w: _face_up_card(w) or any(w.game.goal(g).passive.messaging for g in w.achieved))
