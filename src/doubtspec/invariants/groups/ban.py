@@ -186,6 +186,13 @@ def _moved(state: GameState, card: int, reserve_card: int) -> GameState | None:
                    piles=tuple(rest(pile) for pile in state.piles))
 
 
+@from_card_data
+def _staying_cards(state: GameState) -> tuple[int, ...]:
+    """The Company cards whose Reserve side says it stays, lowest number first."""
+    return tuple(sorted(n for n, c in state.cards.company.items()
+                        if c is not None and c.reserve is not None and c.reserve.stays))
+
+
 def _reshuffle_offers(state: GameState) -> str | None:
     """Before a Draw Phase that triggers a Reshuffle, ban the Reserve's kinds and play the Sequence.
 
@@ -211,8 +218,7 @@ def _reshuffle_offers(state: GameState) -> str | None:
         return f"with the Reserve's kinds {sorted(kinds)} banned: {message}"
     # And with a card that says it stays put at the Reserve's right end (one in turn with the round), its kind
     # banned too: whether it stays (ruling banned-reserve) or not, step C goes on to the cards on its left.
-    staying = [n for n, c in sorted(state.cards.company.items()) if c is not None and c.reserve is not None
-               and c.reserve.stays and n not in state.c_reserve]
+    staying = [c for c in _staying_cards(state) if c not in state.c_reserve]
     if not staying:
         return None
     card = staying[state.round % len(staying)]

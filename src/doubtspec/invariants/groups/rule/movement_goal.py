@@ -232,12 +232,13 @@ def _goal_offers(state: GameState) -> str | None:
     reserved = _banned_kinds_in_reserve(state)
     if reserved is not None:
         situations.append((" with a card of each kind its Goals ban in the Reserve", reserved, False))
-    winning = _one_goal_from_victory(state)
+    asked = icon_agitations(state)
+    winning = _one_goal_from_victory(state, {a.slot for a in asked[1] if a.tokens == 0})
     if winning is not None:
         situations.append((" with the Movement one Goal from victory", winning, False))
     available: set[int] = set()
     for situation, base, restricting in situations:
-        probe, agitations = icon_agitations(base)
+        probe, agitations = asked if base is state else icon_agitations(base)
         for action in agitations:
             effects = probe.game.goal(probe.goals[action.slot]).effects
             if restricting and not any(isinstance(e, AddRestriction) for e in effects):
@@ -255,12 +256,11 @@ def _goal_offers(state: GameState) -> str | None:
     return _goal_progress_offers(state, available)
 
 
-def _one_goal_from_victory(state: GameState) -> GameState | None:
-    """`state` with Goals of the structure that are not available counted as achieved until achieving any available
+def _one_goal_from_victory(state: GameState, available: set[int]) -> GameState | None:
+    """`state` with Goals of the structure that are not `available` counted as achieved until achieving any available
     Goal wins the game, or None when no choice of them lands there: the Goal that wins still does all it does
     (Agitation and Goals), and a victory by Goals ends a generated game only after dozens of decisions."""
     game, target = state.game, state.cards.rules.goal_points_to_win
-    available = {a.slot for a in icon_agitations(state)[1] if a.tokens == 0}
     if not available:
         return None
     needed = target - min(game.goal(state.goals[s]).points for s in available)
