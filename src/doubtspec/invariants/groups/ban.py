@@ -72,7 +72,8 @@ def _ban_offers(state: GameState) -> str | None:
     Bans need a Goal achieved first, which generated games rarely reach early; asking the engine's
     legality about the same hand under each possible ban checks ban enforcement on every turn. The same
     again with a Loopholes card moved into the Reserve when none is there: it lets a banned card's
-    standard effect be played, never its Reserve side.
+    standard effect be played, never its Reserve side. And again with a card whose Reserve side stays moved into
+    the hand.
     """
     if (state.outcome is not None or state.pending or state.phase is not Phase.COMPANY_PLAY or state.plays
             or not state.c_hand):
@@ -85,6 +86,12 @@ def _ban_offers(state: GameState) -> str | None:
         moved = _moved(state, state.c_hand[0], loophole) if loophole is not None else None
         if moved is not None:
             probes.append(moved)
+    # A card whose Reserve side stays, in the hand: under banned-reserve=stays-honoured its staying is honoured
+    # in the Reserve, and it is still never played while banned. Such cards are rarely bought, let alone held.
+    stayer = next((n for n in _staying_cards(state) if n not in state.c_hand), None)
+    held = _moved(state, stayer) if stayer is not None else None
+    if held is not None:
+        probes.append(held)
     for probe in probes:
         kinds = sorted({cards[c].kind for c in probe.c_hand} - set(probe.banned))  # type: ignore[index]
         for kind in kinds:
@@ -97,7 +104,8 @@ def _ban_offers(state: GameState) -> str | None:
                 if isinstance(action, PlayReserve | PlayStandard) and cards[action.card].kind in banned:  # type: ignore[index]
                     if isinstance(action, PlayStandard) and loopholes:
                         continue
-                    where = "" if probe is state else " and Loopholes in the Reserve"
+                    where = ("" if probe is state else " with a staying card in the hand" if probe is held
+                             else " and Loopholes in the Reserve")
                     return f"with {kind} banned{where}, the engine offers {action}"
     return None
 
@@ -169,10 +177,10 @@ def _trigger_offers(state: GameState) -> str | None:
     return None
 
 
-def _moved(state: GameState, card: int, reserve_card: int) -> GameState | None:
-    """`state` with `card` in the hand and `reserve_card` at the Reserve's right end, taken from wherever the
-    Company has them (deck, discard pile, hand, Reserve, trash pile, piles); None if either is out of reach."""
-    moving = {card, reserve_card}
+def _moved(state: GameState, card: int, reserve_card: int | None = None) -> GameState | None:
+    """`state` with `card` in the hand and `reserve_card` (if any) at the Reserve's right end, taken from wherever
+    the Company has them (deck, discard pile, hand, Reserve, trash pile, piles); None if either is out of reach."""
+    moving = {card} if reserve_card is None else {card, reserve_card}
     places = (state.c_deck, state.c_discard, state.c_hand, state.c_reserve, state.trash, *state.piles)
     if not all(any(c in place for place in places) for c in moving):
         return None
@@ -182,7 +190,8 @@ def _moved(state: GameState, card: int, reserve_card: int) -> GameState | None:
 
     return replace(state, c_deck=rest(state.c_deck), c_discard=rest(state.c_discard),
                    c_hand=tuple(sorted((*rest(state.c_hand), card))),
-                   c_reserve=(*rest(state.c_reserve), reserve_card), trash=rest(state.trash),
+                   c_reserve=rest(state.c_reserve) if reserve_card is None else (*rest(state.c_reserve), reserve_card),
+                   trash=rest(state.trash),
                    piles=tuple(rest(pile) for pile in state.piles))
 
 

@@ -56,6 +56,26 @@ def banned_reserve_triggers() -> tuple[Patch, ...]:
     return ((company, "activate_reserve", activate_reserve),)
 
 
+def banned_stayer_playable() -> tuple[Patch, ...]:
+    original = legal.company_plays
+
+    def company_plays(state: GameState) -> list[Action]:
+        # Under banned-reserve=stays-honoured a banned card whose Reserve side stays may still be played into the
+        # Reserve, as if honouring its staying meant honouring the card.
+        actions = original(state)
+        game = state.game
+        if not game.banned_stay:
+            return actions
+        hand = state.c_hand
+        for i, card in enumerate(hand):
+            side = game.company_card(card).reserve
+            if side is not None and side.stays and company.is_banned(game, state.banned, card):
+                actions.extend(PlayReserve(card, pay) for pay in game.payments(hand[:i] + hand[i + 1:], side.cost))
+        return actions
+
+    return ((legal, "company_plays", company_plays),)
+
+
 def trigger_timing_swapped() -> tuple[Patch, ...]:
     original = company.play_standard
 

@@ -9,7 +9,7 @@ from doubtspec.model.actions import Action, End, OrganizePlay, Skip
 from doubtspec.model.cards import Counts, MarketAction, TokenKind
 from doubtspec.model.game import Game
 from doubtspec.model.state import NO_CARD, GameState, Side
-from doubtspec.model.steps import FillMarket, Organize, StartCompanyTurn, TakeMarketCard
+from doubtspec.model.steps import FillMarket, Messaging, Organize, StartCompanyTurn, TakeMarketCard
 from doubtspec.model.work import Work, replace_at
 
 
@@ -121,6 +121,19 @@ def organize_takes_first() -> tuple[Patch, ...]:
         if (len(head) == 3 and isinstance(head[0], Organize) and isinstance(head[1], FillMarket)
                 and isinstance(head[2], TakeMarketCard)):
             w.pending = (head[0], head[2], head[1], *w.pending[3:])
+
+    return ((movement, "buy_card", buy_card),)
+
+
+def messaging_card_taken_first() -> tuple[Patch, ...]:
+    original = movement.buy_card
+
+    def buy_card(w: Work, space: int, flip: tuple[int, ...]) -> None:
+        # A Messaging space's card goes to the hand before its Messaging is worked.
+        original(w, space, flip)
+        head = w.pending[:2]
+        if len(head) == 2 and isinstance(head[0], Messaging) and isinstance(head[1], TakeMarketCard):
+            w.pending = (head[1], head[0], *w.pending[2:])
 
     return ((movement, "buy_card", buy_card),)
 

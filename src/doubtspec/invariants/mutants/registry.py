@@ -213,6 +213,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.organize-offers",), movement_market.organize_buy_reclaims_flight),
     Mutant("organize-takes-first", "Organize takes the space's card before refilling, so its own space is refilled "
            "at once.", ("rule.organize-offers",), movement_market.organize_takes_first),
+    Mutant("messaging-card-taken-first", "Buying a Messaging space takes its card into the hand before the "
+           "Messaging is worked.", ("rule.movement-buy", "rule.action-icons-offers"),
+           movement_market.messaging_card_taken_first),
     Mutant("market-deck-not-renewed", "A spent Market deck is not renewed from the Movement's discards: the spaces "
            "stay empty.", ("rule.organize-offers", "rule.pacing-offers", "rule.pacing-refill"),
            movement_market.market_deck_not_renewed),
@@ -338,6 +341,11 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("banned-stayer-ends-step-c", "Under banned-reserve=stays-honoured a banned card that stays ends step C: "
            "the Reserve's cards on its left are left unresolved.", ("ban.reshuffle-offers",),
            reshuffle.banned_stayer_ends_step_c),
+    Mutant("banned-stayer-playable", "Under banned-reserve=stays-honoured a banned card whose Reserve side stays is "
+           "offered for a Reserve play.", ("ban.offers",), company_play.banned_stayer_playable),
+    Mutant("discards-shuffled-before-scoring", "A Reshuffle with nothing to draw first moves the discards into the "
+           "deck before it scores (step D before A).", ("rule.reshuffle-trigger", "rule.reshuffle-offers"),
+           reshuffle.discards_shuffled_before_scoring),
     Mutant("budgetless-payers-trashed", "A paying card of no Budget (budget-payment=any-cover) goes to the trash "
            "pile instead of the discard pile.", ("rule.payment-offers",), company_play.budgetless_payers_trashed),
     Mutant("sequence-lobbies-market-only", "A Lobby effect resolved in the Reshuffle Sequence offers the Market's "

@@ -16,6 +16,7 @@ from doubtspec.model.steps import (
     Effect,
     EndCompanyTurn,
     ResolveReserveCard,
+    ScoreAndSeed,
     ShuffleDiscards,
     Step,
 )
@@ -370,3 +371,16 @@ def banned_stayer_ends_step_c() -> tuple[Patch, ...]:
         original(w, index)
 
     return ((company, "resolve_reserve_card", resolve_reserve_card),)
+
+
+def discards_shuffled_before_scoring() -> tuple[Patch, ...]:
+    original = company.start_draw_phase
+
+    def start_draw_phase(w: Work) -> None:
+        # A Reshuffle with nothing to draw first moves the discards into the deck before it scores (step D
+        # before A).
+        original(w)
+        if w.pending and isinstance(w.pending[0], ScoreAndSeed):
+            w.push(ShuffleDiscards())
+
+    return ((company, "start_draw_phase", start_draw_phase),)

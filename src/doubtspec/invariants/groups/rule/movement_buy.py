@@ -12,7 +12,7 @@ from doubtspec.model.actions import Action, MovementBuy
 from doubtspec.model.cards import MarketAction, TokenKind
 from doubtspec.model.legal import choice_actions
 from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, Phase
-from doubtspec.model.steps import Agitation, Messaging
+from doubtspec.model.steps import Agitation, Messaging, Organize
 from doubtspec.rulebook import Section
 
 S = Section
@@ -42,17 +42,39 @@ def _movement_buy(before: GameState, action: Action, after: GameState) -> str | 
         case MarketAction.MESSAGING | MarketAction.AGITATION:
             # A choice follows, worked with the icons of the cards face up once the payment is made.
             return (table.compare(after, action) or _action_icons(before, action, after, space.action, table)
+                    or _card_waits(before, action, after, space.action)
                     or unchanged_except(before, after, (*frame, "m_deck", "m_discard"), action))
         case _:
             # Organize is a choice that follows; here only the payment is done.
-            return table.compare(after, action) or unchanged_except(before, after, (*frame, "m_deck", "m_discard"),
-                                                                     action)
+            return (table.compare(after, action) or _card_waits(before, action, after, space.action)
+                    or unchanged_except(before, after, (*frame, "m_deck", "m_discard"), action))
     problem = table.compare(after, action)
     if problem is not None:
         return problem
     if after.m_hand != sorted_cards((*before.m_hand, card)) or after.market[action.space] != NO_CARD:
         return f"{action}: card {card} goes from space {action.space} to the hand after the Action"
     return unchanged_except(before, after, frame, action)
+
+
+_CHOICE_STEPS: dict[MarketAction, type[Messaging] | type[Agitation] | type[Organize]] = {
+    MarketAction.MESSAGING: Messaging,
+    MarketAction.AGITATION: Agitation,
+    MarketAction.ORGANIZE: Organize,
+}
+"""Buying a Card: the spaces whose Action is a choice made after the buy, each with its choice step."""
+
+
+def _card_waits(before: GameState, action: MovementBuy, after: GameState, kind: MarketAction) -> str | None:
+    """Buying a Card: the space's Action is completed in full before its card is taken into the hand, so while the
+    Action's choice is pending the card still lies on its space and the hand is as it was."""
+    step = _CHOICE_STEPS.get(kind)
+    if step is None or after.outcome is not None or not after.pending or not isinstance(after.pending[0], step):
+        return None
+    card = before.market[action.space]
+    if after.market[action.space] != card or after.m_hand != before.m_hand:
+        return (f"{action}: card {card} is taken from space {action.space} before its {kind.value} Action is "
+                "done")
+    return None
 
 
 _ICON_STEPS: dict[MarketAction, tuple[str, type[Messaging] | type[Agitation]]] = {
@@ -205,7 +227,7 @@ def _lobbied_buy_offers(state: GameState) -> str | None:
 INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.movement-buy", "A Movement buy pays the space's cost plus its Lobbying, returns the "
                         "Profit, resolves the space's Action (Messaging and Agitation with the icons face up after "
-                        "the payment) and takes the card into the hand.",
+                        "the payment) and takes the card into the hand once the Action is done.",
                         (S.BUYING_A_CARD, S.SPENDING_INFLUENCE), _movement_buy),
     StateInvariant("rule.action-icons-offers", "Buying a Messaging or Agitation space works its Action with every "
                    "icon of its kind on the cards face up once the buy is paid for, and none of the face-down ones.",

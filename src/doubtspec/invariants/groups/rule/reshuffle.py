@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from doubtspec.invariants.derived import at_rest, from_card_data, replace, reshuffle_probes
 from doubtspec.invariants.groups.rule.frame import in_supply, minus, sorted_cards, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
@@ -23,7 +25,7 @@ from doubtspec.model.cards import (
     Zone,
 )
 from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Phase
-from doubtspec.model.steps import CompanyDraw, DrawToHandSize, ScoreAndSeed
+from doubtspec.model.steps import CompanyDraw, DrawToHandSize, ScoreAndSeed, ShuffleDiscards
 from doubtspec.rulebook import Section
 
 S = Section
@@ -122,11 +124,30 @@ def _reshuffle_trigger(before: GameState, action: Action, after: GameState) -> s
         return None
     if after.reshuffles != before.reshuffles + 1:
         return f"{action} ran {after.reshuffles - before.reshuffles} Reshuffles"
+    message = _step_d_last(before, after)
+    if message is not None:
+        return f"{action}: {message}"
     if isinstance(action, EndBuy):
         return None  # `rule.draw-phase` checks the trigger's condition
     if isinstance(action, Chance) and before.phase is Phase.COMPANY_DRAW and _draw_first(before):
         return None
     return f"{action} in the {before.phase.value} phase triggered a Reshuffle"
+
+
+def _step_d_last(before: GameState, after: GameState) -> str | None:
+    """Reshuffle Sequence: the discards join the deck in step D, after the scoring, the seeding and the Reserve
+    (under either draw-order). So while a choice of step C waits, or once a third star has ended the game at step
+    B, no card has joined the deck: it can only have lost the cards drawn first."""
+    waiting = any(isinstance(step, ShuffleDiscards) for step in after.pending)
+    starred = after.outcome is not None and after.outcome.reason is OutcomeReason.STAR_VICTORY
+    if not (waiting or starred):
+        return None
+    joined = Counter(after.c_deck) - Counter(before.c_deck)
+    if joined:
+        where = "the game ended at step B" if starred else "step C waits for a choice"
+        return (f"cards {sorted(joined.elements())} joined the deck while {where}; the discards join it in step D, "
+                "after the scoring, the seeding and the Reserve")
+    return None
 
 
 def _draw_offers(state: GameState) -> str | None:
@@ -207,7 +228,8 @@ def _reshuffle_offers(state: GameState) -> str | None:
 
 def _star_offers(state: GameState, victims_total: int) -> str | None:
     """The same Reshuffle with stars already earned: one is kept by a Sequence scoring below the threshold, and
-    the last one to win, scored at the threshold, ends the game at once (ruling star-timing=immediately)."""
+    the last one to win, scored at the threshold, ends the game at once (ruling star-timing=immediately), before
+    step D moves the discards into the deck."""
     from doubtspec.invariants.groups.scoring import scoring_check
 
     rules = state.cards.rules
@@ -232,6 +254,9 @@ def _star_offers(state: GameState, victims_total: int) -> str | None:
         if scored and (after.outcome is None or after.outcome.reason is not OutcomeReason.STAR_VICTORY):
             return (f"what if {rules.star_threshold} Elderly scored with {last.stars} stars already earned: the game "
                     f"went on to {after.summary()}; under star-timing=immediately the last star wins at step B")
+        message = _step_d_last(last, after) if scored else None
+        if message is not None:
+            return f"what if {rules.star_threshold} Elderly scored with {last.stars} stars already earned: {message}"
     return None
 
 
@@ -536,8 +561,9 @@ INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.draw-phase", "The Draw Phase discards the hand and triggers a Reshuffle exactly when "
                         "fewer than five cards are left in the deck.", (S.COMPANY_ON_YOUR_GO, S.RESHUFFLE_SEQUENCE),
                         _draw_phase),
-    TransitionInvariant("rule.reshuffle-trigger", "Only the Draw Phase triggers the Reshuffle Sequence, once; a draw "
-                        "during the Play Phase reshuffles without it.", (S.RESHUFFLE_SEQUENCE,), _reshuffle_trigger),
+    TransitionInvariant("rule.reshuffle-trigger", "Only the Draw Phase triggers the Reshuffle Sequence, once, and its "
+                        "discards join the deck only in step D; a draw during the Play Phase reshuffles without it.",
+                        (S.RESHUFFLE_SEQUENCE,), _reshuffle_trigger),
     StateInvariant("rule.draw-offers", "A Draw Phase with the hand size left in the deck draws; with one card "
                    "fewer it runs the Reshuffle Sequence, which scores the table's Victims and resolves the Reserve "
                    "as the rules say.", (S.COMPANY_ON_YOUR_GO, S.RESHUFFLE_SEQUENCE), _draw_offers),
