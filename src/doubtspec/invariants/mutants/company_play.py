@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from doubtspec.invariants.mutants.mutant import Patch
 from doubtspec.model import company, engine, legal
-from doubtspec.model.actions import Action, EndPlay, PlayReserve, PlayStandard, Skip, TrashCard
+from doubtspec.model.actions import Action, Buy, EndPlay, PlayReserve, PlayStandard, Skip, TrashCard
 from doubtspec.model.cards import (
     AddDoubt,
     AddVictims,
@@ -244,6 +244,24 @@ def first_payments_only() -> tuple[Patch, ...]:
         return tuple(p for i, p in enumerate(found) if i == 0 or len(found[i - 1]) != len(p))
 
     return ((Game, "payments", payments),)
+
+
+def buy_first_payments_only() -> tuple[Patch, ...]:
+    original = legal.company_buys
+
+    def company_buys(state: GameState) -> list[Action]:
+        # Of the ways to pay a buy with the same number of cards, only the first is offered (plays keep them all).
+        seen: set[tuple[object, int, int]] = set()
+        actions: list[Action] = []
+        for action in original(state):
+            key = (action.source, action.index, len(action.pay)) if isinstance(action, Buy) else None
+            if key is None or key not in seen:
+                if key is not None:
+                    seen.add(key)
+                actions.append(action)
+        return actions
+
+    return ((legal, "company_buys", company_buys),)
 
 
 def draw_without_reshuffle() -> tuple[Patch, ...]:

@@ -60,6 +60,21 @@ def messaging_icons_reused() -> tuple[Patch, ...]:
     return ((movement, "message", message),)
 
 
+def spent_messaging_kept_out() -> tuple[Patch, ...]:
+    original = movement.message
+
+    def message(w: Work, icons: int, zone: Zone, doubts: int, victims: int) -> int:
+        # Under ruling messaging-zones=any-zones the Messaging tokens spent are held back until the last Zone, and
+        # then never go back to the supply.
+        held = w.messaging
+        left = original(w, icons, zone, doubts, victims)
+        if w.game.messaging_any_zones:
+            w.take(TokenKind.MESSAGING, held - w.messaging)
+        return left
+
+    return ((movement, "message", message),)
+
+
 def victims_discounted() -> tuple[Patch, ...]:
     def message(w: Work, icons: int, zone: Zone, doubts: int, victims: int) -> int:
         # Each Victim removed takes one Messaging off the Doubt's price instead of adding one.

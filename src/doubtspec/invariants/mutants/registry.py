@@ -143,6 +143,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.doubt-count-offers", "lobby.distinct-offers"), company_play.effect_once),
     Mutant("first-payments-only", "Of the ways to pay a play with the same number of cards, only the first is offered.",
            ("rule.payment-offers",), company_play.first_payments_only),
+    Mutant("buy-first-payments-only", "Of the ways to pay a buy with the same number of cards, only the first is "
+           "offered.", ("rule.buy-offers",), company_play.buy_first_payments_only),
     Mutant("superfluous-flips", "Two face-up cards are offered to pay together when the larger alone covers the cost.",
            ("rule.influence-payment-offers", "tableau.full-offers"), movement_play.superfluous_flips),
     Mutant("removed-card-pays", "The card a play into a full Tableau removes may still be flipped to pay for it.",
@@ -156,6 +158,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            movement_goals.agitation_needs_two),
     Mutant("agitation-forced", "An Agitation cannot be declined once a Goal is offered.", ("rule.agitation-offers",),
            movement_goals.agitation_forced),
+    Mutant("spent-messaging-kept-out", "Under ruling messaging-zones=any-zones the Messaging tokens a Message spends "
+           "never go back to the supply.", ("rule.messaging", "doubt.messaging-tokens-offers", "tokens.messaging"),
+           movement_goals.spent_messaging_kept_out),
     Mutant("messaging-goes-on", "A Messaging goes on to another Zone with its icons left over under messaging-zones="
            "one-zone.", ("rule.messaging", "doubt.messaging-tokens-offers"), movement_goals.messaging_goes_on),
     Mutant("victims-discounted", "Each Victim a Messaging removes lowers its price by one instead of raising it.",

@@ -190,8 +190,28 @@ def _buy(before: GameState, action: Action, after: GameState) -> str | None:
     return unchanged_except(before, after, ("c_hand", "c_discard", "buys", "discount", *moved), action)
 
 
+def _buy_payments_offered(state: GameState) -> str | None:
+    """Spending Budget (ruling budget-payment): a buy is paid like a play, with every set of hand cards whose Budget
+    covers the price (none superfluous under the default `minimal`), each offered and no other."""
+    minimal = state.rulings.get("budget-payment") == "minimal"
+    offered: dict[tuple[BuySource, int], set[frozenset[int]]] = {}
+    for action in engine.legal_actions(state):
+        if isinstance(action, Buy):
+            offered.setdefault((action.source, action.index), set()).add(frozenset(action.pay))
+    for source, index, cost in buy_costs(state):
+        expected = _payments(state, state.c_hand, cost, minimal)
+        pays = offered.get((source, index), set())
+        if pays != expected:
+            missing = sorted(sorted(p) for p in expected - pays)
+            extra = sorted(sorted(p) for p in pays - expected)
+            return (f"a buy from {source.value}:{index} (price {cost}) is offered with payments missing {missing} and "
+                    f"extra {extra}")
+    return None
+
+
 def _buy_offers(state: GameState) -> str | None:
-    """At every rest of a Buy Phase, price every card on offer just within and just beyond the hand's Budget.
+    """At every rest of a Buy Phase, the payments offered for each card (`_buy_payments_offered`), then price every
+    card on offer just within and just beyond the hand's Budget.
 
     Trash-pile cards and exact prices are rare in generated games; a discount set so that each card costs
     the hand's Budget exactly, and one more, asks the engine's legality about both sides of every price.
@@ -203,6 +223,9 @@ def _buy_offers(state: GameState) -> str | None:
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_BUY:
         return None
+    message = _buy_payments_offered(state)
+    if message is not None:
+        return message
     total = budget_of(state, state.c_hand)
     budget = state.game.budget
     # The hand's kinds banned as well (one probe of the two): a banned card is still spent as Budget
@@ -254,7 +277,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                         "discounts) and puts card and payment in the discard pile; nothing else changes.",
                         (S.BUYING_CARDS, S.SPENDING_BUDGET), _buy),
     StateInvariant("rule.buy-offers", "Every card on offer can be bought exactly when the hand's Budget covers its "
-                   "price (Budget, plus one from the trash, less discounts); banned cards pay too.",
+                   "price (Budget, plus one from the trash, less discounts), with every set of hand cards that pays "
+                   "it (none superfluous, under ruling budget-payment=minimal); banned cards pay too.",
                    (S.BUYING_CARDS, S.COMPANY_INTERFERENCE), _buy_offers),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""

@@ -24,7 +24,8 @@ def _cheapest_message(state: GameState) -> float:
 
 
 def messaging_check(before: GameState, action: Action, after: GameState) -> str | None:
-    """Messaging: each Victim removed goes back to the Company's supply and gains the Movement one Influence;
+    """Messaging: each Victim removed goes back to the Company's supply and gains the Movement one Influence, and
+    each Messaging token spent goes back to the supply;
     under ruling messaging-zones=one-zone the action then ends (one Messaging targets one Zone), under
     any-zones it goes on with the icon Messaging this Zone left unused."""
     if not isinstance(action, Message) or not before.pending or not isinstance(before.pending[0], Messaging):
@@ -51,6 +52,10 @@ def messaging_check(before: GameState, action: Action, after: GameState) -> str 
         return f"{action} took the Victims from {list(before.victims)} to {list(after.victims)}"
     if in_supply(after, TokenKind.VICTIMS) != in_supply(before, TokenKind.VICTIMS) + victims:
         return f"{action}: the {victims} Victims go back to the Company's supply"
+    spent = before.messaging - after.messaging
+    if in_supply(after, TokenKind.MESSAGING) != in_supply(before, TokenKind.MESSAGING) + spent:
+        return (f"{action}: the {spent} Messaging tokens spent go back to the supply, which went from "
+                f"{in_supply(before, TokenKind.MESSAGING)} to {in_supply(after, TokenKind.MESSAGING)}")
     table = Table.of(before)
     table.gain(TokenKind.INFLUENCE, victims)
     if after.influence != table.influence:
@@ -61,7 +66,8 @@ def messaging_check(before: GameState, action: Action, after: GameState) -> str 
 
 INVARIANTS: tuple[Invariant, ...] = (
     TransitionInvariant("rule.messaging", "Messaging returns each Victim removed to the Company's supply and gains "
-                        "one Influence for it; it targets one Zone, or (ruling messaging-zones=any-zones) goes on "
-                        "with the icon Messaging left.", (S.MESSAGING,), messaging_check),
+                        "one Influence for it, and returns the tokens it spends to the supply; it targets one Zone, or "
+                        "(ruling messaging-zones=any-zones) goes on with the icon Messaging left.", (S.MESSAGING,),
+                        messaging_check),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""
