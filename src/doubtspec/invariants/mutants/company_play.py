@@ -264,6 +264,21 @@ def buy_first_payments_only() -> tuple[Patch, ...]:
     return ((legal, "company_buys", company_buys),)
 
 
+def draws_resolved_first() -> tuple[Patch, ...]:
+    original = company.play_standard
+
+    def play_standard(w: Work, card: int, pay: tuple[int, ...]) -> None:
+        # A card's draws come before its other effects, so the choices that follow see the cards drawn.
+        original(w, card, pay)
+        effects = [s for s in w.pending if isinstance(s, Effect)]
+        draws = [s for s in effects if isinstance(s.effect, DrawCards)]
+        if draws and effects != draws:
+            others = iter([*draws, *(s for s in effects if not isinstance(s.effect, DrawCards))])
+            w.pending = tuple(next(others) if isinstance(s, Effect) else s for s in w.pending)
+
+    return ((company, "play_standard", play_standard),)
+
+
 def draw_without_reshuffle() -> tuple[Patch, ...]:
     original = company.resolve_effect
 

@@ -9,7 +9,7 @@ from doubtspec.model.actions import Action, End, OrganizePlay, Skip
 from doubtspec.model.cards import Counts, MarketAction, TokenKind
 from doubtspec.model.game import Game
 from doubtspec.model.state import NO_CARD, GameState, Side
-from doubtspec.model.steps import FillMarket, Messaging, Organize, StartCompanyTurn, TakeMarketCard
+from doubtspec.model.steps import Agitation, FillMarket, Messaging, Organize, StartCompanyTurn, TakeMarketCard
 from doubtspec.model.work import Work, replace_at
 
 
@@ -134,6 +134,20 @@ def messaging_card_taken_first() -> tuple[Patch, ...]:
         head = w.pending[:2]
         if len(head) == 2 and isinstance(head[0], Messaging) and isinstance(head[1], TakeMarketCard):
             w.pending = (head[1], head[0], *w.pending[2:])
+
+    return ((movement, "buy_card", buy_card),)
+
+
+def company_turn_before_agitation() -> tuple[Patch, ...]:
+    original = movement.buy_card
+
+    def buy_card(w: Work, space: int, flip: tuple[int, ...]) -> None:
+        # The Company's turn starts before the Agitation of the space bought is worked.
+        original(w, space, flip)
+        head = w.pending[:3]
+        if (len(head) == 3 and isinstance(head[0], Agitation) and isinstance(head[1], TakeMarketCard)
+                and isinstance(head[2], StartCompanyTurn)):
+            w.pending = (head[2], head[0], head[1], *w.pending[3:])
 
     return ((movement, "buy_card", buy_card),)
 

@@ -351,6 +351,14 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("discards-shuffled-before-scoring", "A Reshuffle with nothing to draw first moves the discards into the "
            "deck before it scores (step D before A).", ("rule.reshuffle-trigger", "rule.reshuffle-offers"),
            reshuffle.discards_shuffled_before_scoring),
+    Mutant("discards-shuffled-before-reserve", "The discards join the deck before the Reserve resolves (step D's "
+           "shuffle before step C).", ("rule.reserve-resolve-offers", "rule.reshuffle-trigger"),
+           reshuffle.discards_shuffled_before_reserve),
+    Mutant("draws-resolved-first", "A card's draws come before its other effects.",
+           ("rule.company-play", "rule.empty-draw-offers"),
+           company_play.draws_resolved_first),
+    Mutant("company-turn-before-agitation", "The Company's turn starts before the Agitation of the space bought is "
+           "worked.", ("rule.movement-buy", "rule.action-icons-offers"), movement_market.company_turn_before_agitation),
     Mutant("budgetless-payers-trashed", "A paying card of no Budget (budget-payment=any-cover) goes to the trash "
            "pile instead of the discard pile.", ("rule.payment-offers",), company_play.budgetless_payers_trashed),
     Mutant("sequence-lobbies-market-only", "A Lobby effect resolved in the Reshuffle Sequence offers the Market's "

@@ -384,3 +384,19 @@ def discards_shuffled_before_scoring() -> tuple[Patch, ...]:
             w.push(ShuffleDiscards())
 
     return ((company, "start_draw_phase", start_draw_phase),)
+
+
+def discards_shuffled_before_reserve() -> tuple[Patch, ...]:
+    original = company.start_draw_phase
+
+    def start_draw_phase(w: Work) -> None:
+        # The discards join the deck before the Reserve resolves (step D's shuffle before step C).
+        original(w)
+        steps = list(w.pending)
+        for i in range(len(steps) - 1):
+            if isinstance(steps[i], ResolveReserveCard) and isinstance(steps[i + 1], ShuffleDiscards):
+                steps[i], steps[i + 1] = steps[i + 1], steps[i]
+                w.pending = tuple(steps)
+                break
+
+    return ((company, "start_draw_phase", start_draw_phase),)

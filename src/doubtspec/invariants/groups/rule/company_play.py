@@ -19,9 +19,18 @@ from doubtspec.invariants.groups.rule.frame import in_supply, minus, sorted_card
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
 from doubtspec.model.actions import Action, PlayReserve, PlayStandard
-from doubtspec.model.cards import AddVictims, Discount, DrawCards, ScoreProfit, TokenKind, Zone
+from doubtspec.model.cards import (
+    AddVictims,
+    CompanyEffect,
+    Discount,
+    DrawCards,
+    NamedEffect,
+    ScoreProfit,
+    TokenKind,
+    Zone,
+)
 from doubtspec.model.state import TOKEN_INDEX, GameState, Phase
-from doubtspec.model.steps import Activate, CompanyDraw, Effect, FinishPlay, ResolveEffect
+from doubtspec.model.steps import Activate, CompanyDraw, Effect, FinishPlay, ResolveEffect, Step
 from doubtspec.rulebook import Section
 
 S = Section
@@ -69,8 +78,38 @@ def company_play_check(before: GameState, action: Action, after: GameState) -> s
                                                "discount", "plays", "pending", "supply"), action)
     if problem is not None:
         return problem
+    if side.trigger is None or not _triggers_first(before):
+        problem = _effects_in_order(action, side.effects, after.pending)
+        if problem is not None:
+            return problem
     if not after.pending and action.card in after.c_discard:
         return _standard_amounts(before, action, after, side.effects, side.trigger, side.icon)
+    return None
+
+
+def _effects_in_order(action: PlayStandard, printed: tuple[CompanyEffect, ...],
+                      pending: tuple[Step, ...]) -> str | None:
+    """Standard Effects: a card's effects resolve in their printed order, so the effects a play leaves queued (the
+    one under way first, a draw under way standing for its draw effect) are the end of its printed list, in order.
+    Not asked of a named effect, which may queue effects of its own."""
+    if any(isinstance(effect, NamedEffect) for effect in printed):
+        return None
+    queued: list[CompanyEffect | None] = []
+    for step in pending:
+        match step:
+            case ResolveEffect(effect=effect) | Effect(effect=effect):
+                queued.append(effect)
+            case CompanyDraw():
+                queued.append(None)
+            case _:
+                break
+    tail = printed[len(printed) - len(queued):] if len(queued) <= len(printed) else None
+    # by kind only: an effect under way may carry what is left of its amount
+    if tail is None or any(not isinstance(p, DrawCards) if q is None else type(q) is not type(p)
+                           for q, p in zip(queued, tail, strict=True)):
+        shown = ["draw under way" if q is None else type(q).__name__ for q in queued]
+        return (f"{action} left its effects queued as {shown}; they resolve in the printed order "
+                f"{[type(p).__name__ for p in printed]}, so what is left is the end of that list")
     return None
 
 

@@ -66,7 +66,8 @@ _CHOICE_STEPS: dict[MarketAction, type[Messaging] | type[Agitation] | type[Organ
 
 def _card_waits(before: GameState, action: MovementBuy, after: GameState, kind: MarketAction) -> str | None:
     """Buying a Card: the space's Action is completed in full before its card is taken into the hand, so while the
-    Action's choice is pending the card still lies on its space and the hand is as it was."""
+    Action's choice is pending the card still lies on its space, the hand is as it was, and the Company's turn has
+    not begun."""
     step = _CHOICE_STEPS.get(kind)
     if step is None or after.outcome is not None or not after.pending or not isinstance(after.pending[0], step):
         return None
@@ -74,6 +75,9 @@ def _card_waits(before: GameState, action: MovementBuy, after: GameState, kind: 
     if after.market[action.space] != card or after.m_hand != before.m_hand:
         return (f"{action}: card {card} is taken from space {action.space} before its {kind.value} Action is "
                 "done")
+    if after.phase is not before.phase:
+        return (f"{action}: the {after.phase.value} phase began before the {kind.value} Action is done; the "
+                "Company's turn follows the Movement's action")
     return None
 
 

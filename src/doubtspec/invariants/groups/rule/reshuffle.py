@@ -25,7 +25,7 @@ from doubtspec.model.cards import (
     Zone,
 )
 from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Phase
-from doubtspec.model.steps import CompanyDraw, DrawToHandSize, ScoreAndSeed, ShuffleDiscards
+from doubtspec.model.steps import CompanyDraw, DrawToHandSize, ResolveReserveCard, ScoreAndSeed, ShuffleDiscards
 from doubtspec.rulebook import Section
 
 S = Section
@@ -136,9 +136,10 @@ def _reshuffle_trigger(before: GameState, action: Action, after: GameState) -> s
 
 def _step_d_last(before: GameState, after: GameState) -> str | None:
     """Reshuffle Sequence: the discards join the deck in step D, after the scoring, the seeding and the Reserve
-    (under either draw-order). So while a choice of step C waits, or once a third star has ended the game at step
-    B, no card has joined the deck: it can only have lost the cards drawn first."""
-    waiting = any(isinstance(step, ShuffleDiscards) for step in after.pending)
+    (under either draw-order). So while a choice of step C waits (a Reserve card still to resolve, or step D still to
+    come), or once a third star has ended the game at step B, no card has joined the deck: it can only have lost the
+    cards drawn first."""
+    waiting = any(isinstance(step, ResolveReserveCard | ShuffleDiscards) for step in after.pending)
     starred = after.outcome is not None and after.outcome.reason is OutcomeReason.STAR_VICTORY
     if not (waiting or starred):
         return None
@@ -400,9 +401,10 @@ def _taken_out(state: GameState, card: int) -> GameState:
                    c_discard=sorted_cards((*state.c_discard, card)))
 
 
-def _sequence_through(probe: GameState) -> GameState:
-    """The Draw Phase of `probe` played to the Movement's turn (or the end), the first option at each choice."""
-    after = engine.apply(probe, EndBuy())
+def _sequence_through(probe: GameState, started: GameState | None = None) -> GameState:
+    """The Draw Phase of `probe` played to the Movement's turn (or the end), the first option at each choice;
+    `started` is `probe` after its EndBuy, when the caller has it already."""
+    after = engine.apply(probe, EndBuy()) if started is None else started
     for _ in range(_SEQUENCE_STEPS):
         if after.outcome is not None or after.phase is Phase.MOVEMENT_TURN:
             break
@@ -431,7 +433,12 @@ def _reserve_doubt_offers(state: GameState) -> str | None:
         probes = reshuffle_probes(_taken_out(state, card), card, state.banned)
         if probes is None:
             continue
-        with_card, without_card = (_sequence_through(probe) for probe in probes)
+        # the card's Doubt is a choice of step C: the Sequence stops there, with the discards not yet in the deck
+        started = engine.apply(probes[0], EndBuy())
+        message = _step_d_last(probes[0], started)
+        if message is not None:
+            return f"a Reshuffle with card {card} at the Reserve's right end: {message}"
+        with_card, without_card = _sequence_through(probes[0], started), _sequence_through(probes[1])
         if with_card.outcome is not None or without_card.outcome is not None:
             continue  # decided in step A or B, before the Reserve resolves
         free = sum(len(without_card.cards.display.doubt_values[z]) - without_card.doubt[z] for z in group.columns)

@@ -90,9 +90,20 @@ def _choosing_start(state: GameState) -> bool:
 
 
 def _start_offers(state: GameState) -> str | None:
-    """Movement Set-Up 1: the Tableau may start with any one of the starting cards, and with nothing else."""
+    """Movement Set-Up 1: the Tableau may start with any one of the starting cards, and with nothing else. It is
+    the Movement's first step: the Company's Set-Up, its hand drawn last, is done, and no Goal or Market card is
+    dealt yet (Movement Set-Up 2 and 3 follow)."""
     if not _choosing_start(state):
         return None
+    size = min(state.cards.rules.company_hand_size, len(state.c_deck) + len(state.c_hand))
+    if len(state.c_hand) != size:
+        return (f"the Movement chooses its starting card with the Company holding {len(state.c_hand)} cards; the "
+                f"Company's Set-Up, which draws its hand of {size}, comes first")
+    dealt = [name for name, places in (("Goals", state.goals), ("Market", state.market))
+             if any(card != NO_CARD for card in places)]
+    if dealt:
+        return (f"the Movement chooses its starting card with the {' and the '.join(dealt)} dealt already; they "
+                "follow the choice (Movement Set-Up 2 and 3)")
     offered = sorted(a.card for a in engine.legal_actions(state) if isinstance(a, ChooseStart))
     expected = sorted(state.cards.movement_starting)
     if offered != expected:
@@ -139,7 +150,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    "card, the Market and the Goal structure as the rules say, and puts nothing anywhere else.",
                    (S.COMPANY_SETUP, S.MOVEMENT_SETUP), _setup),
     StateInvariant("rule.start-offers", "The Movement may start its Tableau with any one of the card file's "
-                   "starting cards, and no other card.", (S.MOVEMENT_SETUP,), _start_offers, _choosing_start),
+                   "starting cards, and no other card, once the Company's hand is drawn and before any Goal or "
+                   "Market card is dealt.", (S.MOVEMENT_SETUP,), _start_offers, _choosing_start),
     TransitionInvariant("rule.turn-numbering", "The round is 0 through Set-Up and goes up by one exactly when a "
                         "Movement turn begins; a game's outcome names the round it ended in.",
                         (S.MOVEMENT_ON_YOUR_GO, S.MOVEMENT_SETUP), _turn_numbering),
