@@ -198,16 +198,16 @@ def _messaging_tokens_offers(state: GameState) -> str | None:
     """On each Movement turn, pay a Messaging with tokens alone, and with two or three icons and tokens, and check
     what it spends, and that it ends (or goes on with the icons left).
 
-    Generated games pay Messaging almost always with the icons of face-up cards, which leave nothing to
-    count (`doubt.order` checks the tokens spent) and no budget for a second Zone. So give the Movement,
-    from the supply, what removing all of a column's Doubt bottom-up costs (and one more for a Victim of
-    its zone; or, in a column of two or more, its bottom token alone) and one to spare, as tokens or as
-    two icons and tokens (their sum is the budget; two, so that the tokens alone fall short even with the
-    spare), or as three icons and tokens (so that a removal costing two leaves an icon over for the next Zone under
-    any-zones: with at most two icons the leftover is the same for every way of subtracting the cost, e.g. a
-    shift), start a Messaging with those icons, apply that removal, and check it as `doubt.order` and
-    `rule.messaging` would: under ruling messaging-zones=one-zone the Messaging is then over, the spare
-    kept; under any-zones it goes on with the icons the removal left, ahead of the turn's end queued behind it
+    Generated games pay Messaging almost always with the icons of face-up cards, which leave nothing to count
+    (`doubt.order` checks the tokens spent) and no budget for a second Zone. So give the Movement, from the supply,
+    what removing all of a column's Doubt bottom-up costs (and one more for a Victim of its zone, or as many more as
+    a zone holding two or more has Victims; or, in a column of two or more, its bottom token alone) and one to
+    spare, as tokens or as two icons and tokens (their sum is the budget; two, so that the tokens alone fall short
+    even with the spare), or as three icons and tokens (so that a removal costing two leaves an icon over for the
+    next Zone under any-zones: with at most two icons the leftover is the same for every way of subtracting the
+    cost, e.g. a shift), start a Messaging with those icons, apply that removal, and check it as `doubt.order` and
+    `rule.messaging` would: under ruling messaging-zones=one-zone the Messaging is then over, the spare kept; under
+    any-zones it goes on with the icons the removal left, ahead of the turn's end queued behind it
     (`rule.choice-step`).
     """
     if not _movement_turn(state):
@@ -221,6 +221,8 @@ def _messaging_tokens_offers(state: GameState) -> str | None:
         removals = [(present, victims) for victims in sorted({0, min(1, state.victims[zone])}) if present + victims]
         if present >= 2:
             removals.append((1, 0))  # only the bottom token: the rest of the column stays
+        if state.victims[zone] >= 2:
+            removals.append((present, state.victims[zone]))  # every Victim of the zone: a Messaging has no cap
         for doubts, victims in removals:
             price = sum(values[present - 1 - i] for i in range(doubts))
             for icons in (0, 2, 3):

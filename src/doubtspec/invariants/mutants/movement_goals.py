@@ -295,6 +295,16 @@ def agitation_surplus_goes_on() -> tuple[Patch, ...]:
     return ((movement, "agitate", agitate),)
 
 
+def messaging_three_victims_at_most() -> tuple[Patch, ...]:
+    original = legal.messaging_choices
+
+    def messaging_choices(state: GameState, step: Messaging) -> list[Action]:
+        # A Messaging removes at most three Victims, as if the Lobbying limit of three applied to it.
+        return [a for a in original(state, step) if not (isinstance(a, Message) and a.victims > 3)]
+
+    return ((legal, "messaging_choices", messaging_choices),)
+
+
 def messaging_skip_alone() -> tuple[Patch, ...]:
     original = legal.messaging_choices
 

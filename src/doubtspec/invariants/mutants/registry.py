@@ -161,6 +161,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("spent-messaging-kept-out", "Under ruling messaging-zones=any-zones the Messaging tokens a Message spends "
            "never go back to the supply.", ("rule.messaging", "doubt.messaging-tokens-offers", "tokens.messaging"),
            movement_goals.spent_messaging_kept_out),
+    Mutant("messaging-three-victims-at-most", "A Messaging removes at most three Victims.",
+           ("doubt.messaging-tokens-offers", "doubt.messaging-offers"), movement_goals.messaging_three_victims_at_most),
     Mutant("messaging-goes-on", "A Messaging goes on to another Zone with its icons left over under messaging-zones="
            "one-zone.", ("rule.messaging", "doubt.messaging-tokens-offers"), movement_goals.messaging_goes_on),
     Mutant("victims-discounted", "Each Victim a Messaging removes lowers its price by one instead of raising it.",
