@@ -78,7 +78,11 @@ def company_play_check(before: GameState, action: Action, after: GameState) -> s
                                                "discount", "plays", "pending", "supply"), action)
     if problem is not None:
         return problem
-    if side.trigger is None or not _triggers_first(before):
+    # the Reserve cards a play triggers queue effects of their own (under either trigger-timing)
+    triggers = side.trigger is not None and any(
+        (reserve := before.game.company_card(card).reserve) is not None and reserve.trigger is side.trigger
+        for card in before.c_reserve)
+    if not triggers:
         problem = _effects_in_order(action, side.effects, after.pending)
         if problem is not None:
             return problem
@@ -91,7 +95,8 @@ def _effects_in_order(action: PlayStandard, printed: tuple[CompanyEffect, ...],
                       pending: tuple[Step, ...]) -> str | None:
     """Standard Effects: a card's effects resolve in their printed order, so the effects a play leaves queued (the
     one under way first, a draw under way standing for its draw effect) are the end of its printed list, in order.
-    Not asked of a named effect, which may queue effects of its own."""
+    Not asked of a named effect, nor of a play that may trigger a Reserve card: both may queue effects of their
+    own."""
     if any(isinstance(effect, NamedEffect) for effect in printed):
         return None
     queued: list[CompanyEffect | None] = []
