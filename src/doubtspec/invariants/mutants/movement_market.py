@@ -111,45 +111,32 @@ def organize_buy_reclaims_flight() -> tuple[Patch, ...]:
     return ((movement, "buy_card", buy_card),)
 
 
-def organize_takes_first() -> tuple[Patch, ...]:
+def _buy_queue_reordered(shape: tuple[type, ...], order: tuple[int, ...]) -> tuple[Patch, ...]:
+    """A `buy_card` that, when the steps a buy queues begin with `shape`, queues those steps in `order` instead."""
     original = movement.buy_card
 
     def buy_card(w: Work, space: int, flip: tuple[int, ...]) -> None:
-        # Organize takes the space's card before the refill, so the refill fills that space too.
         original(w, space, flip)
-        head = w.pending[:3]
-        if (len(head) == 3 and isinstance(head[0], Organize) and isinstance(head[1], FillMarket)
-                and isinstance(head[2], TakeMarketCard)):
-            w.pending = (head[0], head[2], head[1], *w.pending[3:])
+        head = w.pending[:len(shape)]
+        if len(head) == len(shape) and all(isinstance(step, kind) for step, kind in zip(head, shape, strict=True)):
+            w.pending = (*(head[i] for i in order), *w.pending[len(shape):])
 
     return ((movement, "buy_card", buy_card),)
+
+
+def organize_takes_first() -> tuple[Patch, ...]:
+    # Organize takes the space's card before the refill, so the refill fills that space too.
+    return _buy_queue_reordered((Organize, FillMarket, TakeMarketCard), (0, 2, 1))
 
 
 def messaging_card_taken_first() -> tuple[Patch, ...]:
-    original = movement.buy_card
-
-    def buy_card(w: Work, space: int, flip: tuple[int, ...]) -> None:
-        # A Messaging space's card goes to the hand before its Messaging is worked.
-        original(w, space, flip)
-        head = w.pending[:2]
-        if len(head) == 2 and isinstance(head[0], Messaging) and isinstance(head[1], TakeMarketCard):
-            w.pending = (head[1], head[0], *w.pending[2:])
-
-    return ((movement, "buy_card", buy_card),)
+    # A Messaging space's card goes to the hand before its Messaging is worked.
+    return _buy_queue_reordered((Messaging, TakeMarketCard), (1, 0))
 
 
 def company_turn_before_agitation() -> tuple[Patch, ...]:
-    original = movement.buy_card
-
-    def buy_card(w: Work, space: int, flip: tuple[int, ...]) -> None:
-        # The Company's turn starts before the Agitation of the space bought is worked.
-        original(w, space, flip)
-        head = w.pending[:3]
-        if (len(head) == 3 and isinstance(head[0], Agitation) and isinstance(head[1], TakeMarketCard)
-                and isinstance(head[2], StartCompanyTurn)):
-            w.pending = (head[2], head[0], head[1], *w.pending[3:])
-
-    return ((movement, "buy_card", buy_card),)
+    # The Company's turn starts before the Agitation of the space bought is worked.
+    return _buy_queue_reordered((Agitation, TakeMarketCard, StartCompanyTurn), (2, 0, 1))
 
 
 def organize_skips_full_tableau() -> tuple[Patch, ...]:
