@@ -147,7 +147,8 @@ def _lobby_distinct_offers(state: GameState) -> str | None:
     offered, and that card not. Four cards a turn take the first token, in turn with the round, so that
     every card takes it within a few rounds at a quarter of the cost. A card that takes the first token
     holds one Profit already (unless it holds more), so that the token is a second Lobbying of the card,
-    which generated games seldom play: it must add one (`lobby.moves`).
+    which generated games seldom play: it must add one (`lobby.moves`). The second token may be skipped as the
+    first may (ruling lobby-optional).
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
         return None
@@ -173,8 +174,12 @@ def _lobby_distinct_offers(state: GameState) -> str | None:
         moved = _lobby_moves(before, first, after)
         if moved is not None:
             return f"a Lobby effect's token on {where.value}:{index}, which held Profit already: {moved}"
-        second = {a for a in legal_actions(after) if isinstance(a, LobbyOn)}
+        offered = legal_actions(after)
+        second = {a for a in offered if isinstance(a, LobbyOn)}
         expected = {LobbyOn(w, i) for w, i in places if (w, i) != (where, index)}
+        if expected and Skip(Side.COMPANY) not in offered:
+            return (f"after a two-token Lobby effect's first token on {where.value}:{index}, its second could not be "
+                    f"declined (ruling lobby-optional: each token may be placed or skipped)")
         if second != expected:
             extra, missing = sorted(map(str, second - expected)), sorted(map(str, expected - second))
             return (f"after a two-token Lobby effect's first token on {where.value}:{index}, the second was offered "

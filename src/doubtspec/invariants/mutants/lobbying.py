@@ -54,6 +54,19 @@ def lobby_forced() -> tuple[Patch, ...]:
     return ((legal, "effect_choices", effect_choices),)
 
 
+def second_lobby_token_forced() -> tuple[Patch, ...]:
+    original = legal.effect_choices
+
+    def effect_choices(state: GameState, step: ResolveEffect) -> list[Action]:
+        # Once a Lobby effect has placed a token, its remaining tokens must be placed.
+        choices = original(state, step)
+        if isinstance(step.effect, Lobby) and step.used:
+            return [a for a in choices if not isinstance(a, Skip)]
+        return choices
+
+    return ((legal, "effect_choices", effect_choices),)
+
+
 def second_lobbying_toggles() -> tuple[Patch, ...]:
     def lobby(w: Work, target: int) -> None:
         # The Profit on the card toggles instead of growing: a second token takes the first away.

@@ -129,6 +129,11 @@ def organize_takes_first() -> tuple[Patch, ...]:
     return _buy_queue_reordered((Organize, FillMarket, TakeMarketCard), (0, 2, 1))
 
 
+def company_turn_before_organize_refill() -> tuple[Patch, ...]:
+    # The Company's turn starts once the free play is done, before the Market refill and the card's taking.
+    return _buy_queue_reordered((Organize, FillMarket, TakeMarketCard, StartCompanyTurn), (0, 3, 1, 2))
+
+
 def messaging_card_taken_first() -> tuple[Patch, ...]:
     # A Messaging space's card goes to the hand before its Messaging is worked.
     return _buy_queue_reordered((Messaging, TakeMarketCard), (1, 0))

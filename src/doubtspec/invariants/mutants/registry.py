@@ -43,6 +43,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("reserve-trashed-left-to-right",
            "The Reshuffle puts the Reserve into the trash from left to right, skipping its effects.",
            ("rule.draw-phase", "rule.draw-offers"), reshuffle.reserve_trashed_left_to_right),
+    Mutant("reserve-cleared-before-effects", "Step C moves every leaving Reserve card at once, then resolves their "
+           "effects: a choice of the rightmost card sees the cards to its left gone.", ("rule.reserve-resolve-offers",),
+           reshuffle.reserve_cleared_before_effects),
     Mutant("play-beside-lone-card-right-only", "A play beside a lone Tableau card is offered at the right end only.",
            ("rule.influence-payment-offers",), movement_play.play_beside_lone_card_right_only),
     Mutant("bonus-from-flipped", "Tableau Bonuses are taken from the end card even when it is flipped.",
@@ -220,6 +223,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.organize-offers",), movement_market.organize_buy_reclaims_flight),
     Mutant("organize-takes-first", "Organize takes the space's card before refilling, so its own space is refilled "
            "at once.", ("rule.organize-offers",), movement_market.organize_takes_first),
+    Mutant("company-turn-before-organize-refill", "The Company's turn starts after Organize's free play, before the "
+           "Market refill and the card's taking.", ("rule.organize-offers",),
+           movement_market.company_turn_before_organize_refill),
     Mutant("messaging-card-taken-first", "Buying a Messaging space takes its card into the hand before the "
            "Messaging is worked.", ("rule.movement-buy", "rule.action-icons-offers"),
            movement_market.messaging_card_taken_first),
@@ -243,6 +249,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            "trash pile.", ("rule.goal", "rule.goal-offers"), movement_goals.restriction_from_trash),
     Mutant("lobby-forced", "A Lobby effect's token cannot be skipped once a card may take it.", ("lobby.offers",),
            lobbying.lobby_forced),
+    Mutant("second-lobby-token-forced", "Once a Lobby effect has placed a token, its remaining tokens cannot be "
+           "skipped.", ("lobby.distinct-offers",), lobbying.second_lobby_token_forced),
     Mutant("loopholes-wakes-banned-reserve", "With Loopholes in the Reserve, banned Reserve cards trigger as if not "
            "banned.", ("ban.trigger-offers",), company_play.loopholes_wakes_banned_reserve),
     Mutant("profit-victory-every-turn", "The 70 Profit win at the end of any Draw Phase, not only one with a "

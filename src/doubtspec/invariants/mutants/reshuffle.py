@@ -155,6 +155,25 @@ def reserve_trashed_left_to_right() -> tuple[Patch, ...]:
     return ((company, "resolve_reserve_card", resolve_reserve_card),)
 
 
+def reserve_cleared_before_effects() -> tuple[Patch, ...]:
+    def resolve_reserve_card(w: Work, index: int) -> None:
+        # Step C moves every leaving card of the Reserve at once, then queues the cards' effects from the right: a
+        # choice of the rightmost card sees the cards to its left gone already.
+        steps: list[Step] = []
+        for i in range(index, -1, -1):
+            card = w.c_reserve[i]
+            side = w.game.company_card(card).reserve
+            banned = company.is_banned(w.game, w.banned, card)
+            if side is not None and not banned:
+                steps.extend(Effect(e) for e in side.on_reshuffle)
+            if side is None or not side.stays or (banned and not w.game.banned_stay):
+                w.c_reserve = w.c_reserve[:i] + w.c_reserve[i + 1:]
+                w.trash = (*w.trash, card)
+        w.push(*steps)
+
+    return ((company, "resolve_reserve_card", resolve_reserve_card),)
+
+
 def banned_reshuffle_effects() -> tuple[Patch, ...]:
     original = company.resolve_reserve_card
 

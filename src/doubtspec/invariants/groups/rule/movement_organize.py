@@ -129,7 +129,8 @@ def _organize_refills(probe: GameState, space: int) -> str | None:
 
 
 def _organize_refill(before: GameState, space: int) -> str | None:
-    """`_organize_refills` for one Market: the buy and its refill followed to the Company's turn."""
+    """`_organize_refills` for one Market: the buy and its refill followed to the Company's turn, which begins only
+    once the refill is drawn and the card taken (at each draw the phase is still the Movement's)."""
     buy = MovementBuy(space, ())
     card = before.market[space]
     state = engine.apply(before, buy)
@@ -137,6 +138,11 @@ def _organize_refill(before: GameState, space: int) -> str | None:
         state = engine.apply(state, Skip(Side.MOVEMENT))
     deck, discard = len(state.m_deck), len(state.m_discard)  # the free play declined, the refill to come
     while state.outcome is None and state.pending and engine.current_actor(state) is Actor.CHANCE:
+        if state.phase is not Phase.MOVEMENT_TURN or state.market[space] != card:
+            # Buying a Card: the refill and the card's taking finish the Movement's buy; the Company's turn follows.
+            return (f"at a draw of the refill the phase is {state.phase.value} and space {space} holds "
+                    f"{state.market[space]}: the refill comes before the card {card} is taken, and the Company's "
+                    "turn after both")
         state = engine.apply(state, engine.legal_actions(state)[0])
     # Spending Influence and ruling flight: tokens pay the price, Flight first; the Flight spent comes back only at
     # Pacing.

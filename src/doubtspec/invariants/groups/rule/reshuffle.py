@@ -25,7 +25,14 @@ from doubtspec.model.cards import (
     Zone,
 )
 from doubtspec.model.state import TOKEN_INDEX, GameState, OutcomeReason, Phase
-from doubtspec.model.steps import CompanyDraw, DrawToHandSize, ResolveReserveCard, ScoreAndSeed, ShuffleDiscards
+from doubtspec.model.steps import (
+    CompanyDraw,
+    DrawToHandSize,
+    ResolveEffect,
+    ResolveReserveCard,
+    ScoreAndSeed,
+    ShuffleDiscards,
+)
 from doubtspec.rulebook import Section
 
 S = Section
@@ -435,7 +442,7 @@ def _reserve_doubt_offers(state: GameState) -> str | None:
             continue
         # the card's Doubt is a choice of step C: the Sequence stops there, with the discards not yet in the deck
         started = engine.apply(probes[0], EndBuy())
-        message = _step_d_last(probes[0], started)
+        message = _step_d_last(probes[0], started) or _left_waits(probes[0], card)
         if message is not None:
             return f"a Reshuffle with card {card} at the Reserve's right end: {message}"
         with_card, without_card = _sequence_through(probes[0], started), _sequence_through(probes[1])
@@ -452,6 +459,33 @@ def _reserve_doubt_offers(state: GameState) -> str | None:
         if message is not None:
             return message
     return _reserve_lobby_offers(state)
+
+
+def _left_waits(probe: GameState, card: int) -> str | None:
+    """Reshuffle Sequence C resolves the Reserve card by card from the right: while `card`, at the right end, waits
+    for its Doubt choice, the card to its left has not resolved yet and is still in the Reserve.
+
+    `probe` is one of `reshuffle_probes`; a card from the discard pile whose Reserve side does nothing at a Reshuffle
+    is laid to the left of `card`, alone with it (the Reserve's other cards go to the discard pile), so that the
+    choice met is `card`'s own. A Reserve of two is rare at a Reshuffle in generated games."""
+    quiet = next((c for c in probe.c_discard if c != card and _quiet_reserve(probe, c)), None)
+    if quiet is None:
+        return None
+    discard = sorted_cards(c for c in (*probe.c_discard, *probe.c_reserve) if c not in (quiet, card))
+    started = engine.apply(replace(probe, c_reserve=(quiet, card), c_discard=discard), EndBuy())
+    head = started.pending[0] if started.pending else None
+    if started.outcome is not None or not isinstance(head, ResolveEffect) or not isinstance(head.effect, AddDoubt):
+        return None  # decided before step C, or no Doubt to place: nothing waits
+    if started.c_reserve[:1] != (quiet,):
+        return (f"at its Doubt choice the Reserve held {list(started.c_reserve)}; card {quiet} to its left resolves "
+                "after it (step C, right to left), so it is still there")
+    return None
+
+
+def _quiet_reserve(state: GameState, card: int) -> bool:
+    """`card` has a Reserve side that neither stays nor has reshuffle effects: step C only trashes it."""
+    side = state.game.company_card(card).reserve
+    return side is not None and not side.stays and not side.on_reshuffle
 
 
 _CHOOSING = (Lobby, AddDoubt, RemoveMarketCard, NamedEffect)
