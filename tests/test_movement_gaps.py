@@ -93,8 +93,15 @@ def test_organize_refill_before_take_is_named(states: list[GameState]) -> None:
     assert _findings("rule.organize-offers", states) == []
     with MUTANTS["organize-takes-first"].active():
         found = _findings("rule.organize-offers", states)
-    assert found and all("stays empty" in m for m in found), found[:3]
+    # Taken first, the card leaves its space before the refill draws (or the refill fills the space itself).
+    assert found and all("stays empty" in m or "the refill comes before the card" in m for m in found), found[:3]
     assert any("buying the Organize space" in m and "spent" not in m.split(":")[0] for m in found)
+
+
+def test_company_turn_before_organize_refill_is_named(states: list[GameState]) -> None:
+    with MUTANTS["company-turn-before-organize-refill"].active():
+        found = _findings("rule.organize-offers", states)
+    assert found and all("at a draw of the refill the phase is company-play" in m for m in found), found[:3]
 
 
 def test_spent_market_deck_not_renewed_is_named(states: list[GameState]) -> None:
