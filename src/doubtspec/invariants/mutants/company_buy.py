@@ -43,6 +43,16 @@ def trash_at_face_value() -> tuple[Patch, ...]:
     return ((company, "buy_cost", buy_cost), (legal, "buy_cost", buy_cost))
 
 
+def trashed_budgetless_at_face_value() -> tuple[Patch, ...]:
+    original = company.buy_cost
+
+    def buy_cost(game: Game, card: int, from_trash: bool, discount: int) -> int:
+        # A card of no Budget (a Restriction card) costs nothing from the trash pile either: the extra one forgotten.
+        return original(game, card, from_trash and game.budget[card] > 0, discount)
+
+    return ((company, "buy_cost", buy_cost), (legal, "buy_cost", buy_cost))
+
+
 def discount_leftover_kept() -> tuple[Patch, ...]:
     def buy(w: Work, card: int, pay: tuple[int, ...]) -> None:
         # A discount larger than the card's Budget keeps the rest for the next buy.

@@ -384,6 +384,19 @@ def play_while_you_can() -> tuple[Patch, ...]:
     return ((legal, "phase_actions", phase_actions), (engine, "phase_actions", phase_actions))
 
 
+def free_payments_in_every_order() -> tuple[Patch, ...]:
+    original = Game.payments
+
+    def payments(self: Game, others: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], ...]:
+        # Under budget-payment=any-cover a cost of nothing may be paid with any set of cards, listed in every order.
+        found = original(self, others, cost)
+        if cost > 0 or self.minimal_payment:
+            return found
+        return (*found, *(tuple(reversed(p)) for p in found if len(p) > 1))
+
+    return ((Game, "payments", payments),)
+
+
 def any_cover_skips_budgetless() -> tuple[Patch, ...]:
     original = Game.payments
 

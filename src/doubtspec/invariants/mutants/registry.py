@@ -361,6 +361,14 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("discards-shuffled-before-scoring", "A Reshuffle with nothing to draw first moves the discards into the "
            "deck before it scores (step D before A).", ("rule.reshuffle-trigger", "rule.reshuffle-offers"),
            reshuffle.discards_shuffled_before_scoring),
+    Mutant("reshuffle-first-deck-discarded-early", "Under draw-order=reshuffle-first the deck's last cards go onto the "
+           "discard pile as the Sequence starts, not in step D.", ("rule.reshuffle-trigger", "rule.reshuffle-offers"),
+           reshuffle.reshuffle_first_deck_discarded_early),
+    Mutant("trashed-budgetless-at-face-value", "A card of no Budget costs nothing from the trash pile: its extra one "
+           "is forgotten.", ("rule.buy-offers",), company_buy.trashed_budgetless_at_face_value),
+    Mutant("free-payments-in-every-order", "Under budget-payment=any-cover a cost of nothing may be paid with a set "
+           "of cards offered in more than one order.", ("rule.payment-offers",),
+           company_play.free_payments_in_every_order),
     Mutant("discards-shuffled-before-reserve", "The discards join the deck before the Reserve resolves (step D's "
            "shuffle before step C).", ("rule.reserve-resolve-offers", "rule.reshuffle-trigger"),
            reshuffle.discards_shuffled_before_reserve),

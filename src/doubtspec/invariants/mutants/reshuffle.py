@@ -405,6 +405,20 @@ def discards_shuffled_before_scoring() -> tuple[Patch, ...]:
     return ((company, "start_draw_phase", start_draw_phase),)
 
 
+def reshuffle_first_deck_discarded_early() -> tuple[Patch, ...]:
+    original = company.start_draw_phase
+
+    def start_draw_phase(w: Work) -> None:
+        # Under draw-order=reshuffle-first the deck's last cards go onto the discard pile as the Sequence starts, not
+        # in step D: the hand drawn after it is the same.
+        original(w)
+        if not w.game.draw_first and w.pending and isinstance(w.pending[0], ScoreAndSeed) and w.c_deck:
+            w.c_discard = tuple(sorted(w.c_discard + w.c_deck))
+            w.c_deck = ()
+
+    return ((company, "start_draw_phase", start_draw_phase),)
+
+
 def discards_shuffled_before_reserve() -> tuple[Patch, ...]:
     original = company.start_draw_phase
 

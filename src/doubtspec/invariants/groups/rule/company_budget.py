@@ -122,7 +122,10 @@ def _payments_offered(state: GameState) -> str | None:
     offered: dict[tuple[type, int], set[frozenset[int]]] = {}
     for action in legal(state):
         if isinstance(action, PlayStandard | PlayReserve):
-            offered.setdefault((type(action), action.card), set()).add(frozenset(action.pay))
+            pays = offered.setdefault((type(action), action.card), set())
+            if frozenset(action.pay) in pays:
+                return _offered_twice(action, action.pay)
+            pays.add(frozenset(action.pay))
     for kind, card in offered:
         data = state.game.company_card(card)
         if (data.standard if kind is PlayStandard else data.reserve) is None:
@@ -145,6 +148,12 @@ def _payments_offered(state: GameState) -> str | None:
                 return (f"{kind.__name__} of card {card} (cost {side.cost}){why} is offered with payments missing "
                         f"{missing} and extra {extra}")
     return None
+
+
+def _offered_twice(action: Action, pay: tuple[int, ...]) -> str:
+    """Spending Budget: a payment is a set of hand cards; the same set in another order is the same payment, so
+    each is offered once (a list that offers it twice weighs that payment double for a player choosing at random)."""
+    return f"{action}: the payment {sorted(pay)} is offered twice for the same card (in another order)"
 
 
 def buy_price(state: GameState, source: BuySource, index: int) -> int | None:
@@ -197,7 +206,10 @@ def _buy_payments_offered(state: GameState) -> str | None:
     offered: dict[tuple[BuySource, int], set[frozenset[int]]] = {}
     for action in engine.legal_actions(state):
         if isinstance(action, Buy):
-            offered.setdefault((action.source, action.index), set()).add(frozenset(action.pay))
+            pays = offered.setdefault((action.source, action.index), set())
+            if frozenset(action.pay) in pays:
+                return _offered_twice(action, action.pay)
+            pays.add(frozenset(action.pay))
     for source, index, cost in buy_costs(state):
         expected = _payments(state, state.c_hand, cost, minimal)
         pays = offered.get((source, index), set())
@@ -223,7 +235,7 @@ def _buy_offers(state: GameState) -> str | None:
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_BUY:
         return None
-    message = _buy_payments_offered(state)
+    message = _buy_payments_offered(state) or _budgetless_on_trash(state)
     if message is not None:
         return message
     total = budget_of(state, state.c_hand)
@@ -264,6 +276,36 @@ def _buy_offers(state: GameState) -> str | None:
             message = _buy(free, Buy(source, index, ()), engine.apply(free, Buy(source, index, ())))
             if message is not None:
                 return f"with a discount of {full + 1}, more than the price: {message}"
+    return None
+
+
+def _budgetless_on_trash(state: GameState) -> str | None:
+    """In even rounds, a card of no Budget (a Restriction card, one in turn with the round) laid on the trash pile and
+    the hand put on the discard pile: with no Budget to pay, exactly the cards that cost nothing are offered.
+
+    Buying Cards: a card from the trash pile costs its Budget plus one, whatever its kind, under either reading of
+    restriction-pile-buy; a Restriction card reaches the trash pile only through a card that trashes it, which
+    generated games seldom play, and the price probes of `_buy_offers` cannot price a card of cost 1 against a hand
+    that holds any Budget."""
+    spare = _budgetless(state)
+    if state.round % 2 or not spare:
+        return None
+    card = spare[state.round // 2 % len(spare)]
+    reach = (state.c_deck, state.c_discard, state.c_hand, state.c_reserve, state.trash, *state.piles)
+    if not any(card in place for place in reach):
+        return None
+
+    def rest(cards: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(c for c in cards if c != card)
+
+    probe = replace(state, c_deck=rest(state.c_deck), c_hand=(), c_reserve=rest(state.c_reserve),
+                    c_discard=sorted_cards((*rest(state.c_discard), *rest(state.c_hand))),
+                    trash=(*rest(state.trash), card), piles=tuple(rest(pile) for pile in state.piles))
+    buys = {(a.source, a.index) for a in engine.legal_actions(probe) if isinstance(a, Buy)}
+    for source, index, cost in buy_costs(probe):
+        if ((source, index) in buys) is not (cost == 0):
+            return (f"with card {card} (no Budget) on the trash pile and no card in hand, {source.value}:{index} "
+                    f"costs {cost} (a trash card's Budget plus one), but was {'not ' if cost == 0 else ''}offered")
     return None
 
 

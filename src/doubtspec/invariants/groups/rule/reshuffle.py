@@ -145,16 +145,22 @@ def _step_d_last(before: GameState, after: GameState) -> str | None:
     """Reshuffle Sequence: the discards join the deck in step D, after the scoring, the seeding and the Reserve
     (under either draw-order). So while a choice of step C waits (a Reserve card still to resolve, or step D still to
     come), or once a third star has ended the game at step B, no card has joined the deck: it can only have lost the
-    cards drawn first."""
+    cards drawn first, and under draw-order=reshuffle-first, which draws nothing first, not even those."""
     waiting = any(isinstance(step, ResolveReserveCard | ShuffleDiscards) for step in after.pending)
     starred = after.outcome is not None and after.outcome.reason is OutcomeReason.STAR_VICTORY
     if not (waiting or starred):
         return None
     joined = Counter(after.c_deck) - Counter(before.c_deck)
+    where = "the game ended at step B" if starred else "step C waits for a choice"
     if joined:
-        where = "the game ended at step B" if starred else "step C waits for a choice"
         return (f"cards {sorted(joined.elements())} joined the deck while {where}; the discards join it in step D, "
                 "after the scoring, the seeding and the Reserve")
+    left = Counter(before.c_deck) - Counter(after.c_deck)
+    if left and not _draw_first(before):
+        # Ruling draw-order=reshuffle-first: nothing is drawn before the Sequence, and the deck's last cards are
+        # shuffled with the discards in step D.
+        return (f"cards {sorted(left.elements())} left the deck while {where}; under ruling "
+                "draw-order=reshuffle-first the deck keeps its last cards until step D")
     return None
 
 
