@@ -322,3 +322,22 @@ def test_movement_offers_are_exactly_the_plays_and_buys_allowed(game: Game, monk
     left_only = [a for a in legal_actions(state) if not (isinstance(a, MovementPlay) and a.end is End.RIGHT)]
     monkeypatch.setattr(movement_influence, "legal", lambda s: left_only)
     assert inv.check(state) is not None  # a Tableau that holds cards takes a play at either end
+
+
+def test_bare_effects_offer_nothing(game: Game) -> None:
+    """`contract.real-choices` asks every choosing effect of the card data, at each Play Phase start, on a table
+    with nothing to choose from: the engine offers nothing; an effect that asks anyway, with only its decline, is
+    named."""
+    from doubtspec.invariants.mutants import MUTANTS
+
+    check = BY_ID["contract.real-choices"]
+    assert isinstance(check, StateInvariant)
+    state = new_game(game)
+    rng = random.Random(5)
+    while state.phase is not Phase.COMPANY_PLAY or state.pending:
+        actions = legal_actions(state)
+        state = apply(state, actions[rng.randrange(len(actions))])
+    assert check.check(state) is None
+    with MUTANTS["trash-from-empty-hand-asked"].active():
+        message = check.check(state)
+    assert message is not None and "trash_from_hand" in message and "nothing to choose" in message, message

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
-from doubtspec.invariants.derived import legal, memo
+from doubtspec.invariants.derived import from_card_data, legal, memo
 from doubtspec.invariants.shapes import (
     Invariant,
     StateInvariant,
@@ -22,8 +22,11 @@ from doubtspec.model.actions import (
     Skip,
     parse_action,
 )
+from doubtspec.model.cards import AddDoubt, CompanyEffect, Lobby, NamedEffect, RemoveMarketCard, ReserveSide
+from doubtspec.model.legal import choice_actions
 from doubtspec.model.rulings import REGISTRY
-from doubtspec.model.state import STATE_FIELDS, GameState
+from doubtspec.model.state import NO_CARD, STATE_FIELDS, GameState, Phase
+from doubtspec.model.steps import ResolveEffect
 from doubtspec.rulebook import Section
 
 S = Section
@@ -43,11 +46,48 @@ def _real_choices(state: GameState) -> str | None:
     """A pending choice offers something to choose: a choice with nothing to do but decline resolves to nothing
     (`legal.choice_actions` returns no options), so that a trace holds decisions only. A Messaging or Agitation
     that offers its Skip alone, or an effect that can only be declined, is a choice step left waiting for nothing."""
-    if state.outcome is not None or not state.pending:
+    if state.outcome is not None:
         return None
+    if not state.pending:
+        return _bare_effect_choices(state)
     actions = legal(state)
     if actions and all(isinstance(a, Skip) for a in actions):
         return f"{type(state.pending[0]).__name__} offers only {[str(a) for a in actions]}: nothing to choose"
+    return None
+
+
+@from_card_data
+def _choosing_effects(state: GameState) -> tuple[CompanyEffect, ...]:
+    """Every Company effect of the card data that may stop for a choice (each once)."""
+    found: dict[CompanyEffect, None] = {}
+    for card in state.cards.company.values():
+        for side in (card.standard, card.reserve) if card is not None else ():
+            if side is None:
+                continue
+            for effect in (*side.effects, *(side.on_reshuffle if isinstance(side, ReserveSide) else ())):
+                if isinstance(effect, AddDoubt | Lobby | RemoveMarketCard | NamedEffect):
+                    found.setdefault(effect)
+    return tuple(found)
+
+
+def _bare_effect_choices(state: GameState) -> str | None:
+    """At the start of each Company Play Phase, every choosing effect of the card data is asked for its options on
+    the same table stripped of what it could choose from (no card in hand, no Profit, no Market card or Goal, every
+    Doubt column full): it must offer nothing, so that it resolves to nothing, rather than a lone decline.
+
+    Generated games seldom resolve an effect with nothing to choose from (a hand emptied by its own play, a supply of
+    Doubt spent), so the pending choice above seldom meets one."""
+    if state.phase is not Phase.COMPANY_PLAY or state.plays:
+        return None
+    columns = state.cards.display.doubt_values
+    bare = dataclasses.replace(state, c_hand=(), profit=0, market=tuple(NO_CARD for _ in state.market),
+                               goals=tuple(NO_CARD for _ in state.goals),
+                               doubt=tuple(len(values) for values in columns))
+    for effect in _choosing_effects(state):
+        offered = choice_actions(bare, ResolveEffect(effect, 1))
+        if offered and all(isinstance(a, Skip) for a in offered):
+            return (f"{effect} with no card in hand, no Profit, no Market card or Goal and the Doubt columns full "
+                    f"offers only {[str(a) for a in offered]}: nothing to choose")
     return None
 
 
@@ -229,7 +269,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    "the card data hashes; the rulings in force are registered choices.",
                    (S.COMPANY_CARDS, S.MOVEMENT_CARDS), _hash_eq),
     StateInvariant("contract.real-choices", "A pending choice offers more than declining it (with nothing else to "
-                   "choose the step resolves to nothing).", (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO),
+                   "choose the step resolves to nothing), and so does every choosing effect of the card data on a "
+                   "table with nothing to choose from.", (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO),
                    _real_choices),
     StateInvariant("contract.distinct-actions", "legal_actions lists each action once.",
                    (S.COMPANY_ON_YOUR_GO, S.MOVEMENT_ON_YOUR_GO), _distinct_actions),

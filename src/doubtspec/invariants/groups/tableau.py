@@ -9,7 +9,7 @@ from doubtspec.invariants.shapes import (
 )
 from doubtspec.model import engine
 from doubtspec.model import legal as legality
-from doubtspec.model.actions import MovementPlay, OrganizePlay
+from doubtspec.model.actions import End, MovementPlay, OrganizePlay
 from doubtspec.model.state import GameState, Phase
 from doubtspec.rulebook import Section
 
@@ -90,6 +90,15 @@ def _full_offers(state: GameState) -> str | None:
     if missing_hand:
         return (f"with {limit} cards in the Tableau, Organize offers no free play of {sorted(missing_hand)}: the "
                 "play removes a card first, as any play into a full Tableau does")
+    # Movement Cards: the player chooses which card to remove, whichever end the new one joins.
+    everywhere = set(range(limit))
+    for card in dict.fromkeys(probe.m_hand):
+        for end in (End.LEFT, End.RIGHT):
+            removals = {a.remove for a in organize if a.card == card and a.end is end}
+            if removals != everywhere:
+                return (f"with {limit} cards in the Tableau, Organize's free play of {card} at the "
+                        f"{end.name.lower()} end may remove the cards at {sorted(r for r in removals if r is not None)}"
+                        f"; any card of the Tableau may be removed")
     for action in plays[:3]:
         try:
             after = engine.apply(probe, action)
@@ -119,7 +128,8 @@ INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("tableau.limit", "The Tableau never holds more than eight cards.",
                    (S.MOVEMENT_CARDS, S.AGITATION_AND_GOALS), _tableau),
     StateInvariant("tableau.full-offers", "With the Tableau at its limit, every play (Organize's free one too, "
-                   "offered for each card in hand) removes a card first and pays and places as the rules say.",
+                   "offered for each card in hand, at either end with any card removed) removes a card first and "
+                   "pays and places as the rules say.",
                    (S.MOVEMENT_CARDS, S.AGITATION_AND_GOALS, S.PLAYING_A_CARD),
                    _full_offers, _full_applies),
     StateInvariant("tableau.removal-offers", "A play removes a Tableau card exactly when the Tableau is at its "

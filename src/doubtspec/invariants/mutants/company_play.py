@@ -397,6 +397,18 @@ def free_payments_in_every_order() -> tuple[Patch, ...]:
     return ((Game, "payments", payments),)
 
 
+def trash_from_empty_hand_asked() -> tuple[Patch, ...]:
+    original = legal.effect_choices
+
+    def effect_choices(state: GameState, step: ResolveEffect) -> list[Action]:
+        # A "trash a card from the hand" effect asks even with an empty hand, offering only its decline.
+        if isinstance(step.effect, NamedEffect) and step.effect.name == "trash_from_hand" and not state.c_hand:
+            return [Skip(Side.COMPANY)]
+        return original(state, step)
+
+    return ((legal, "effect_choices", effect_choices),)
+
+
 def any_cover_skips_budgetless() -> tuple[Patch, ...]:
     original = Game.payments
 

@@ -9,7 +9,15 @@ from doubtspec.model.actions import Action, End, OrganizePlay, Skip
 from doubtspec.model.cards import Counts, MarketAction, TokenKind
 from doubtspec.model.game import Game
 from doubtspec.model.state import NO_CARD, GameState, Side
-from doubtspec.model.steps import Agitation, FillMarket, Messaging, Organize, StartCompanyTurn, TakeMarketCard
+from doubtspec.model.steps import (
+    Agitation,
+    FillMarket,
+    Messaging,
+    Organize,
+    ReclaimFlight,
+    StartCompanyTurn,
+    TakeMarketCard,
+)
 from doubtspec.model.work import Work, replace_at
 
 
@@ -86,6 +94,43 @@ def organize_removes_below_limit() -> tuple[Patch, ...]:
         return actions
 
     return ((legal, "organize_choices", organize_choices),)
+
+
+def organize_removes_at_its_end() -> tuple[Patch, ...]:
+    original = legal.organize_choices
+
+    def organize_choices(state: GameState) -> list[Action]:
+        # Organize's free play into a full Tableau may only remove the card at the end the new one joins.
+        last = len(state.tableau) - 1
+        return [a for a in original(state) if not isinstance(a, OrganizePlay) or a.remove is None
+                or a.remove == (0 if a.end is End.LEFT else last)]
+
+    return ((legal, "organize_choices", organize_choices),)
+
+
+def organize_refill_needs_a_hand() -> tuple[Patch, ...]:
+    original = movement.buy_card
+
+    def buy_card(w: Work, space: int, flip: tuple[int, ...]) -> None:
+        # With nothing in hand to organize, the Organize space's card is taken at once and the Market not refilled.
+        original(w, space, flip)
+        if not w.m_hand and w.pending and isinstance(w.pending[0], Organize):
+            w.pending = tuple(step for step in w.pending if not isinstance(step, Organize | FillMarket))
+
+    return ((movement, "buy_card", buy_card),)
+
+
+def flight_kept_with_full_market() -> tuple[Patch, ...]:
+    original = movement.shift_market
+
+    def shift_market(w: Work) -> None:
+        # A Market with no gap skips Pacing's upkeep, its step 3 (the Flight reclaimed) included.
+        full = NO_CARD not in w.market
+        original(w)
+        if full:
+            w.pending = tuple(step for step in w.pending if not isinstance(step, ReclaimFlight))
+
+    return ((movement, "shift_market", shift_market),)
 
 
 def organize_twice() -> tuple[Patch, ...]:

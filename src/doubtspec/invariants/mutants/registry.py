@@ -226,6 +226,14 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("company-turn-before-organize-refill", "The Company's turn starts after Organize's free play, before the "
            "Market refill and the card's taking.", ("rule.organize-offers",),
            movement_market.company_turn_before_organize_refill),
+    Mutant("organize-removes-at-its-end", "Organize's free play into a full Tableau may only remove the card at the "
+           "end the new one joins.", ("tableau.full-offers",), movement_market.organize_removes_at_its_end),
+    Mutant("organize-refill-needs-a-hand", "With an empty hand the Organize space's card is taken at once and the "
+           "Market not refilled.", ("rule.organize-offers",), movement_market.organize_refill_needs_a_hand),
+    Mutant("flight-kept-with-full-market", "A Market with no gap at Pacing skips the Flight's return too.",
+           ("rule.pacing-offers",), movement_market.flight_kept_with_full_market),
+    Mutant("trash-from-empty-hand-asked", "A trash-from-hand effect asks even with an empty hand, offering only its "
+           "decline.", ("contract.real-choices",), company_play.trash_from_empty_hand_asked),
     Mutant("messaging-card-taken-first", "Buying a Messaging space takes its card into the hand before the "
            "Messaging is worked.", ("rule.movement-buy", "rule.action-icons-offers"),
            movement_market.messaging_card_taken_first),

@@ -34,7 +34,7 @@ def _organize_play(before: GameState, action: Action, after: GameState) -> str |
 
 
 def _organize_offers(state: GameState) -> str | None:
-    """On each Movement turn with a hand, buy the Organize space's card and play a card from the hand at each end.
+    """On each Movement turn, buy the Organize space's card and play a card from the hand (if any) at each end.
 
     The free play of Organize is offered only after buying that one space's card with a hand to play
     from, which generated games seldom do and the steering rarely follows with a play; giving the
@@ -42,9 +42,9 @@ def _organize_offers(state: GameState) -> str | None:
     must be offered, at both ends of a Tableau that holds any card, removing a Tableau card exactly when the
     Tableau is at its limit (Tableau), and
     each end's first free play must do what `rule.organize-play` says. Then the Market the buy's refill
-    leaves, also with the Market deck spent (`_organize_refills`).
+    leaves, also with the Market deck spent (`_organize_refills`); with an empty hand, only that.
     """
-    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or not state.m_hand:
+    if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN:
         return None
     spaces = [i for i, space in enumerate(state.cards.market)
               if space.action is MarketAction.ORGANIZE and state.market[i] != NO_CARD]
@@ -62,6 +62,9 @@ def _organize_offers(state: GameState) -> str | None:
     buy = MovementBuy(space, ())
     if buy not in engine.legal_actions(probe):
         return None
+    if not state.m_hand:
+        # Nothing to play for free, but the buy still refills the Market before its card is taken.
+        return _organize_refills(probe, space)
     bought = engine.apply(probe, buy)
     plays = [a for a in engine.legal_actions(bought) if isinstance(a, OrganizePlay)] if bought.pending else []
     # What is offered, checked before what it does: a play that does the wrong thing correctly is only

@@ -9,7 +9,7 @@ from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInv
 from doubtspec.model import engine
 from doubtspec.model.actions import Action, EndBuy, LobbyOn, LobbyWhere
 from doubtspec.model.cards import TokenKind
-from doubtspec.model.state import NO_CARD, GameState, Phase
+from doubtspec.model.state import NO_CARD, TOKEN_INDEX, GameState, Phase
 from doubtspec.rulebook import Section
 
 S = Section
@@ -136,14 +136,42 @@ def _pacing_offers(state: GameState) -> str | None:
     probe = replace(probe, c_deck=(), c_discard=sorted_cards(probe.c_deck + probe.c_discard), m_deck=(),
                     m_discard=sorted_cards((*probe.m_deck, *probe.m_discard, probe.market[gap])),
                     market=market)
+    message = _through_pacing(probe)
+    if message is not None:
+        return (f"what if the Tableau were {list(probe.tableau)} and the Market {list(probe.market)} with the "
+                f"Market deck spent into the discards: {message}")
+    return _full_market_pacing(state)
+
+
+def _full_market_pacing(state: GameState) -> str | None:
+    """The Reshuffle's Pacing with the Market full (its gaps filled from the Market deck) and a Flight token spent
+    (from the supply): Pacing step 3 gives the Flight back whether or not step 2 has a space to refill. A full
+    Market at a Reshuffle is rare in generated games (the Movement's buy leaves a space empty until Pacing)."""
+    gaps = [i for i, card in enumerate(state.market) if card == NO_CARD]
+    flight = TOKEN_INDEX[TokenKind.FLIGHT]
+    if len(gaps) > len(state.m_deck) or state.supply[flight] < 1:
+        return None
+    market, deck = list(state.market), list(state.m_deck)
+    for i in gaps:
+        market[i] = deck.pop()
+    supply = list(state.supply)
+    supply[flight] -= 1
+    probe = replace(state, c_deck=(), c_discard=sorted_cards(state.c_deck + state.c_discard), market=tuple(market),
+                    m_deck=tuple(deck), flight_spent=state.flight_spent + 1, supply=tuple(supply))
+    message = _through_pacing(probe)
+    return None if message is None else f"what if the Market were full and a Flight token spent: {message}"
+
+
+def _through_pacing(probe: GameState) -> str | None:
+    """`probe`'s Draw Phase (its Reshuffle at once) and Pacing played to the Movement's turn with the first option
+    at each step, each step checked by `rule.pacing` and `rule.pacing-refill`."""
     action: Action = EndBuy()
     before = probe
     after = engine.apply(before, action)
     for _ in range(100):
         message = _pacing(before, action, after) or _pacing_refill(before, action, after)
         if message is not None:
-            return (f"what if the Tableau were {list(probe.tableau)} and the Market {list(probe.market)} with the "
-                    f"Market deck spent into the discards: {message}")
+            return message
         if after.outcome is not None or (after.phase is Phase.MOVEMENT_TURN and not after.pending):
             return None
         before, action = after, engine.legal_actions(after)[0]
