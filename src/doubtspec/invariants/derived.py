@@ -288,6 +288,20 @@ def at_rest(state: GameState) -> bool:
     return state.outcome is None and not state.pending
 
 
+def taken_out(state: GameState, card: int) -> GameState:
+    """`state` with `card` taken from wherever the Company has it (a pile or stack, or out of the game, included) into
+    its discard pile; a what-if that only moves the card."""
+    def rest(cards: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(c for c in cards if c != card)
+
+    if card in state.c_discard:
+        return state
+    return replace(
+        state, c_deck=rest(state.c_deck), c_hand=rest(state.c_hand), c_reserve=rest(state.c_reserve),
+        trash=rest(state.trash), c_removed=rest(state.c_removed), piles=tuple(rest(pile) for pile in state.piles),
+        stacks=tuple(rest(stack) for stack in state.stacks), c_discard=tuple(sorted((*state.c_discard, card))))
+
+
 def reshuffle_probes(state: GameState, card: int, banned: tuple[str, ...]) -> tuple[GameState, GameState] | None:
     """Two states before a Draw Phase whose Reshuffle Sequence runs at once, differing only in where `card` is.
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable
 from itertools import combinations
-from typing import cast
+from typing import TypeVar, cast
 
 from doubtspec.invariants.derived import (
     MEMO_SIZE,
@@ -15,6 +16,7 @@ from doubtspec.invariants.derived import (
     loopholes,
     memo,
     replace,
+    taken_out,
 )
 from doubtspec.invariants.groups.rule.company_play import company_play_check, moved_to_play
 from doubtspec.invariants.groups.rule.frame import minus, sorted_cards, unchanged_except
@@ -119,13 +121,10 @@ def _with_budgetless_card(state: GameState) -> str | None:
 def _payments_offered(state: GameState) -> str | None:
     """`_payment_offers` for one hand: the payments offered for each play against those of the card data."""
     minimal = state.rulings.get("budget-payment") == "minimal"
-    offered: dict[tuple[type, int], set[frozenset[int]]] = {}
-    for action in legal(state):
-        if isinstance(action, PlayStandard | PlayReserve):
-            pays = offered.setdefault((type(action), action.card), set())
-            if frozenset(action.pay) in pays:
-                return _offered_twice(action, action.pay)
-            pays.add(frozenset(action.pay))
+    offered, twice = _payment_sets(((type(a), a.card), a, a.pay) for a in legal(state)
+                                   if isinstance(a, PlayStandard | PlayReserve))
+    if twice is not None:
+        return twice
     for kind, card in offered:
         data = state.game.company_card(card)
         if (data.standard if kind is PlayStandard else data.reserve) is None:
@@ -150,10 +149,22 @@ def _payments_offered(state: GameState) -> str | None:
     return None
 
 
-def _offered_twice(action: Action, pay: tuple[int, ...]) -> str:
-    """Spending Budget: a payment is a set of hand cards; the same set in another order is the same payment, so
-    each is offered once (a list that offers it twice weighs that payment double for a player choosing at random)."""
-    return f"{action}: the payment {sorted(pay)} is offered twice for the same card (in another order)"
+_Offer = TypeVar("_Offer", bound=Hashable)
+
+
+def _payment_sets(offers: Iterable[tuple[_Offer, Action, tuple[int, ...]]]
+                  ) -> tuple[dict[_Offer, set[frozenset[int]]], str | None]:
+    """The payments offered for each play or buy, as sets of hand cards, and a message if one is offered twice.
+
+    Spending Budget: a payment is a set of hand cards; the same set in another order is the same payment, so each
+    is offered once (a list that offers it twice weighs that payment double for a player choosing at random)."""
+    sets: dict[_Offer, set[frozenset[int]]] = {}
+    for offer, action, pay in offers:
+        pays = sets.setdefault(offer, set())
+        if frozenset(pay) in pays:
+            return sets, f"{action}: the payment {sorted(pay)} is offered twice for the same card (in another order)"
+        pays.add(frozenset(pay))
+    return sets, None
 
 
 def buy_price(state: GameState, source: BuySource, index: int) -> int | None:
@@ -203,13 +214,10 @@ def _buy_payments_offered(state: GameState) -> str | None:
     """Spending Budget (ruling budget-payment): a buy is paid like a play, with every set of hand cards whose Budget
     covers the price (none superfluous under the default `minimal`), each offered and no other."""
     minimal = state.rulings.get("budget-payment") == "minimal"
-    offered: dict[tuple[BuySource, int], set[frozenset[int]]] = {}
-    for action in engine.legal_actions(state):
-        if isinstance(action, Buy):
-            pays = offered.setdefault((action.source, action.index), set())
-            if frozenset(action.pay) in pays:
-                return _offered_twice(action, action.pay)
-            pays.add(frozenset(action.pay))
+    offered, twice = _payment_sets(((a.source, a.index), a, a.pay) for a in engine.legal_actions(state)
+                                   if isinstance(a, Buy))
+    if twice is not None:
+        return twice
     for source, index, cost in buy_costs(state):
         expected = _payments(state, state.c_hand, cost, minimal)
         pays = offered.get((source, index), set())
@@ -293,14 +301,10 @@ def _budgetless_on_trash(state: GameState) -> str | None:
     card = spare[state.round // 2 % len(spare)]
     reach = (state.c_deck, state.c_discard, state.c_hand, state.c_reserve, state.trash, *state.piles)
     if not any(card in place for place in reach):
-        return None
-
-    def rest(cards: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(c for c in cards if c != card)
-
-    probe = replace(state, c_deck=rest(state.c_deck), c_hand=(), c_reserve=rest(state.c_reserve),
-                    c_discard=sorted_cards((*rest(state.c_discard), *rest(state.c_hand))),
-                    trash=(*rest(state.trash), card), piles=tuple(rest(pile) for pile in state.piles))
+        return None  # e.g. a Goal's Restriction card: out of the Company's reach
+    base = taken_out(state, card)
+    probe = replace(base, c_hand=(), c_discard=sorted_cards((*minus(base.c_discard, (card,)), *base.c_hand)),
+                    trash=(*base.trash, card))
     buys = {(a.source, a.index) for a in engine.legal_actions(probe) if isinstance(a, Buy)}
     for source, index, cost in buy_costs(probe):
         if ((source, index) in buys) is not (cost == 0):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from doubtspec.invariants.derived import at_rest, from_card_data, replace, reshuffle_probes
+from doubtspec.invariants.derived import at_rest, from_card_data, replace, reshuffle_probes, taken_out
 from doubtspec.invariants.groups.rule.frame import in_supply, minus, sorted_cards, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
@@ -353,7 +353,7 @@ def _elderly_scoring(state: GameState, elderly: int, stars: int, spare: int = 0)
 def _reserve_resolves(state: GameState, card: int, profit: int, stays: bool) -> str | None:
     """One Reshuffle with `card` at the Reserve's right end against the same with it on the trash pile
     (`_reserve_resolve_offers`), the card taken from wherever it is (a stack, or out of the game, included)."""
-    probes = reshuffle_probes(_taken_out(state, card), card, state.banned)
+    probes = reshuffle_probes(taken_out(state, card), card, state.banned)
     if probes is None:
         return None
     with_card, without_card = (engine.apply(probe, EndBuy()) for probe in probes)
@@ -400,20 +400,6 @@ def _doubting_reserve(state: GameState) -> tuple[tuple[int, DoubtGroup, int], ..
     return tuple(found)
 
 
-def _taken_out(state: GameState, card: int) -> GameState:
-    """`state` with `card` taken from wherever it is (a stack, or out of the game, included) into the discard pile."""
-    def rest(cards: tuple[int, ...]) -> tuple[int, ...]:
-        return tuple(c for c in cards if c != card)
-
-    if card in state.c_discard:
-        return state
-    return replace(state, c_deck=rest(state.c_deck), c_hand=rest(state.c_hand), c_reserve=rest(state.c_reserve),
-                   trash=rest(state.trash), c_removed=rest(state.c_removed),
-                   piles=tuple(rest(pile) for pile in state.piles),
-                   stacks=tuple(rest(stack) for stack in state.stacks),
-                   c_discard=sorted_cards((*state.c_discard, card)))
-
-
 def _sequence_through(probe: GameState, started: GameState | None = None) -> GameState:
     """The Draw Phase of `probe` played to the Movement's turn (or the end), the first option at each choice;
     `started` is `probe` after its EndBuy, when the caller has it already."""
@@ -443,7 +429,7 @@ def _reserve_doubt_offers(state: GameState) -> str | None:
     for card, group, count in _doubting_reserve(state):
         if state.game.company_card(card).kind in state.banned:
             continue
-        probes = reshuffle_probes(_taken_out(state, card), card, state.banned)
+        probes = reshuffle_probes(taken_out(state, card), card, state.banned)
         if probes is None:
             continue
         # the card's Doubt is a choice of step C: the Sequence stops there, with the discards not yet in the deck
@@ -532,7 +518,7 @@ def _reserve_lobby_offers(state: GameState) -> str | None:
     for card, scores in _lobbying_reserve(state):
         if state.game.company_card(card).kind in state.banned:
             continue
-        base = _taken_out(state, card)
+        base = taken_out(state, card)
         base = replace(base, c_reserve=(), c_discard=sorted_cards((*base.c_discard, *base.c_reserve)))
         if base.profit < 1:
             supply = list(base.supply)
@@ -583,7 +569,7 @@ def _staying_order_offers(state: GameState) -> str | None:
     order = staying[turn:] + staying[:turn]
     base = state
     for card in order:
-        base = _taken_out(base, card)
+        base = taken_out(base, card)
     probe = replace(base, banned=(), c_deck=(), c_reserve=(*base.c_reserve, *order),
                     c_discard=sorted_cards(c for c in (*base.c_deck, *base.c_discard) if c not in order))
     after = _sequence_through(probe)
