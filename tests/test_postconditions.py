@@ -58,7 +58,8 @@ RULE_MUTANTS = ("trash-at-face-value", "reshuffle-at-five", "reserve-trashed-lef
                 "short-deck-keeps-a-hand-card", "messaging-card-taken-first",
                 "buy-first-payments-only", "second-lobby-token-forced", "reserve-cleared-before-effects",
                 "company-turn-before-organize-refill", "trashed-budgetless-at-face-value",
-                "organize-removes-at-its-end", "organize-refill-needs-a-hand", "flight-kept-with-full-market")
+                "organize-removes-at-its-end", "organize-refill-needs-a-hand", "flight-kept-with-full-market",
+                "profit-play-withheld-on-short-supply", "doubt-effect-lost-on-short-supply")
 WHAT_IFS = ("lobby.offers", "hand.marginalization-offers", "outcome.defeat-offers", "ban.trigger-offers",
             "ban.reshuffle-offers", "ban.silent-reshuffle-offers", "tableau.full-offers")
 CHECKED = tuple(inv for inv in CATALOG if inv.id.split(".")[0] in ("rule", "scoring") or inv.id in WHAT_IFS

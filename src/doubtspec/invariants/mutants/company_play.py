@@ -14,6 +14,7 @@ from doubtspec.model.cards import (
     Icon,
     NamedEffect,
     RemoveMarketCard,
+    ScoreProfit,
     TokenKind,
     Trigger,
 )
@@ -229,6 +230,36 @@ def doubt_guard_reads_victims() -> tuple[Patch, ...]:
     def effect_choices(state: GameState, step: ResolveEffect) -> list[Action]:
         # A Doubt effect resolves to nothing once the Victims supply (not the Doubt one) is empty.
         if isinstance(step.effect, AddDoubt) and state.supply_of(TokenKind.VICTIMS) == 0:
+            return []
+        return original(state, step)
+
+    return ((legal, "effect_choices", effect_choices),)
+
+
+def profit_play_withheld_on_short_supply() -> tuple[Patch, ...]:
+    original = legal.company_plays
+
+    def company_plays(state: GameState) -> list[Action]:
+        # A standard play that scores more Profit than the supply holds is not offered, as if the supply's piece
+        # limit forbade it (ruling supply-exhausted has it take what is left).
+        game = state.game
+
+        def scores(card: int) -> int:
+            side = game.company_card(card).standard
+            return 0 if side is None else sum(e.count for e in side.effects if isinstance(e, ScoreProfit))
+
+        return [a for a in original(state) if not (isinstance(a, PlayStandard)
+                                                   and scores(a.card) > state.supply_of(TokenKind.PROFIT))]
+
+    return ((legal, "company_plays", company_plays),)
+
+
+def doubt_effect_lost_on_short_supply() -> tuple[Patch, ...]:
+    original = legal.effect_choices
+
+    def effect_choices(state: GameState, step: ResolveEffect) -> list[Action]:
+        # A Doubt effect resolves to nothing when the supply cannot cover all the tokens it still has to place.
+        if isinstance(step.effect, AddDoubt) and state.supply_of(TokenKind.DOUBT) < step.remaining:
             return []
         return original(state, step)
 

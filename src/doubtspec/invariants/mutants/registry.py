@@ -408,6 +408,10 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            "into its hand.", ("rule.setup",), setup.movement_dealt_a_hand_card),
     Mutant("discount-cleared-at-end-play", "Ending the Play Phase clears the discount its plays set up, so no discount "
            "reaches a buy.", ("rule.end-play",), company_buy.discount_cleared_at_end_play),
+    Mutant("profit-play-withheld-on-short-supply", "A play that scores more Profit than the supply holds is not "
+           "offered.", ("rule.short-supply-offers",), company_play.profit_play_withheld_on_short_supply),
+    Mutant("doubt-effect-lost-on-short-supply", "A Doubt effect places nothing when the supply holds fewer tokens "
+           "than it has left to place.", ("rule.doubt-count-offers",), company_play.doubt_effect_lost_on_short_supply),
     Mutant("elderly-icon-loaded-as-middle-age", "The card loader reads a Victims effect's Elderly zone as Middle Age.",
            ("cards.file",), card_data.elderly_icon_loaded_as_middle_age),
 )}

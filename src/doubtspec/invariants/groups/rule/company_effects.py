@@ -49,9 +49,10 @@ def _short_supply_offers(state: GameState) -> str | None:
 
     The supplies are piece-limited and a gain larger than what is left takes what remains (ruling
     supply-exhausted); a play's effects resolve in their printed order, so the first ones take the last tokens.
-    Generated games never run the Victims or Profit supply this low. Each card of the kind (two a turn, in turn
+    Generated games seldom run the Victims or Profit supply this low. Each card of the kind (two a turn, in turn
     with the round) is moved into the hand with no Reserve and no ban, and played with each supply from one
-    token up to one short of what it takes; `rule.company-play` checks where every token went.
+    token up to one short of what it takes: the play must still be offered with the same payment (a short supply
+    withholds nothing), and `rule.company-play` checks where every token went.
     """
     if not _play_phase_start(state):
         return None
@@ -70,6 +71,9 @@ def _short_supply_offers(state: GameState) -> str | None:
                 supply = list(moved.supply)
                 supply[TOKEN_INDEX[kind]] = left
                 probe = replace(moved, supply=tuple(supply))
+                if play not in engine.legal_actions(probe):
+                    return (f"with {left} {kind.value} left in the supply, {play} is not offered; a gain larger "
+                            f"than the supply takes what is left")
                 message = company_play_check(probe, play, engine.apply(probe, play))
                 if message is not None:
                     return f"with {left} {kind.value} left in the supply: {message}"
@@ -88,7 +92,10 @@ def _doubt_count_offers(state: GameState) -> str | None:
     group, not per column: a column too short for the largest count, as on a display of two-space columns, must not
     switch the check off.) The play is made a second time with every other supply empty (Victims, Profit and the
     rest): a Doubt effect asks only for Doubt tokens and room, and games seldom empty another supply (a guard that
-    read the Victims supply for the Doubt one would show only then).
+    read the Victims supply for the Doubt one would show only then). A third time the Doubt supply holds one token
+    fewer than the card places: the effects take what is left (ruling supply-exhausted), so all but one are placed
+    (games seldom run the Doubt supply this low, and a guard that wants the whole count before the first choice
+    would place none).
     """
     if not at_rest(state) or state.phase is not Phase.COMPANY_PLAY or state.plays:
         return None
@@ -117,11 +124,14 @@ def _doubt_count_offers(state: GameState) -> str | None:
         play = min(plays, key=lambda a: len(a.pay))
         doubt = TOKEN_INDEX[TokenKind.DOUBT]
         doubt_only = tuple(n if i == doubt else 0 for i, n in enumerate(probe.supply))
-        for supply, told in ((probe.supply, ""), (doubt_only, ", every other supply empty")):
+        short = tuple(sum(counts) - 1 if i == doubt else n for i, n in enumerate(probe.supply))
+        for supply, told in ((probe.supply, ""), (doubt_only, ", every other supply empty"),
+                             (short, ", one Doubt token fewer than the card places")):
             placed = _doubt_placed(replace(probe, supply=supply), play)
-            if placed != sum(counts):
+            wanted = min(sum(counts), supply[doubt])
+            if placed != wanted:
                 return (f"{play} placed {placed} Doubt; its effects place {list(counts)} (the display had room and "
-                        f"the supply {probe.supply_of(TokenKind.DOUBT)} tokens{told})")
+                        f"the supply {supply[doubt]} tokens{told}: it places {wanted})")
         return None
     return None
 
@@ -198,11 +208,11 @@ def _trash_offers(state: GameState) -> str | None:
 
 INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.short-supply-offers", "A play that takes more Victims or Profit than the supply holds "
-                   "takes what is left, its effects in order: the first ones get the last tokens (checked by "
-                   "`rule.company-play`).", (S.ADDING_VICTIMS, S.STANDARD_EFFECTS, S.COMPANY_SETUP),
+                   "is still offered and takes what is left, its effects in order: the first ones get the last "
+                   "tokens (checked by `rule.company-play`).", (S.ADDING_VICTIMS, S.STANDARD_EFFECTS, S.COMPANY_SETUP),
                    _short_supply_offers, _play_phase_start),
     StateInvariant("rule.doubt-count-offers", "A play whose Doubt effects place two or more tokens places each of "
-                   "them, one choice each.", (S.STANDARD_EFFECTS,), _doubt_count_offers),
+                   "them, one choice each, as many as the supply holds.", (S.STANDARD_EFFECTS,), _doubt_count_offers),
     StateInvariant("rule.trash-offers", "Resolving a trash-from-hand effect offers each hand card once (not the "
                    "card being played), and declining; the card trashed goes from the hand to the top of the trash "
                    "pile, and the effect is over.",
