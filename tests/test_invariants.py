@@ -341,3 +341,32 @@ def test_bare_effects_offer_nothing(game: Game) -> None:
     with MUTANTS["trash-from-empty-hand-asked"].active():
         message = check.check(state)
     assert message is not None and "trash_from_hand" in message and "nothing to choose" in message, message
+
+
+@pytest.mark.parametrize(("name", "told"), [("stacks-dealt-last", "stacks dealt"),
+                                            ("goals-dealt-after-market", "not yet dealt")])
+def test_setup_order_is_checked_at_each_step(game: Game, name: str, told: str) -> None:
+    """`rule.setup` asks Set-Up's order at each of its steps: the first decision alone cannot tell a Set-Up that
+    deals the same pieces in another order. Through Set-Up nothing is named on the engine, and a Set-Up with two of
+    its steps swapped is named before the first turn."""
+    from doubtspec.invariants.mutants import MUTANTS
+    from doubtspec.model import engine
+
+    check = BY_ID["rule.setup"]
+    assert isinstance(check, StateInvariant)
+
+    def first_message(seed: int) -> str | None:
+        rng = random.Random(seed)
+        state = engine.new_game(game)
+        while state.phase is Phase.SETUP:
+            message = check.check(state)
+            if message is not None:
+                return message
+            actions = legal_actions(state)
+            state = apply(state, actions[rng.randrange(len(actions))])
+        return check.check(state)
+
+    assert first_message(3) is None
+    with MUTANTS[name].active():
+        message = first_message(3)
+    assert message is not None and told in message, message

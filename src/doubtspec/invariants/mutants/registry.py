@@ -412,6 +412,10 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            "offered.", ("rule.short-supply-offers",), company_play.profit_play_withheld_on_short_supply),
     Mutant("doubt-effect-lost-on-short-supply", "A Doubt effect places nothing when the supply holds fewer tokens "
            "than it has left to place.", ("rule.doubt-count-offers",), company_play.doubt_effect_lost_on_short_supply),
+    Mutant("stacks-dealt-last", "The Company's stacks are dealt at the end of Set-Up, after the Movement's Goals "
+           "and Market.", ("rule.setup",), setup.stacks_dealt_last),
+    Mutant("goals-dealt-after-market", "The Movement fills its Market before it forms its Goals.", ("rule.setup",),
+           setup.goals_dealt_after_market),
     Mutant("elderly-icon-loaded-as-middle-age", "The card loader reads a Victims effect's Elderly zone as Middle Age.",
            ("cards.file",), card_data.elderly_icon_loaded_as_middle_age),
 )}

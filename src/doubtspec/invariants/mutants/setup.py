@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 from doubtspec.invariants.mutants.mutant import Patch
 from doubtspec.model import engine, legal, movement
 from doubtspec.model.actions import Action
 from doubtspec.model.state import Actor, GameState, Phase
-from doubtspec.model.steps import ChooseStartingCard, DealGoal, DealStack, StartCompanyTurn, StartMovementTurn, Step
+from doubtspec.model.steps import (
+    ChooseStartingCard,
+    DealGoal,
+    DealStack,
+    FillMarket,
+    GoalSplit,
+    StartCompanyTurn,
+    StartMovementTurn,
+    Step,
+)
 from doubtspec.model.work import Work
 
 
@@ -95,3 +107,33 @@ def undealt_pairs_to_trash() -> tuple[Patch, ...]:
             w.c_removed = ()
 
     return ((engine, "_apply_to_step", apply_to_step),)
+
+
+def _setup_reordered(order: Callable[[tuple[Step, ...]], tuple[Step, ...]]) -> tuple[Patch, ...]:
+    """`engine.new_game` with Set-Up's pending steps put in another `order` (the pieces dealt are the same)."""
+    original = engine.new_game
+
+    def new_game(*args: object, **kwargs: object) -> GameState:
+        state = original(*args, **kwargs)  # type: ignore[arg-type]
+        return replace(state, pending=order(state.pending))
+
+    return ((engine, "new_game", new_game),)
+
+
+def stacks_dealt_last() -> tuple[Patch, ...]:
+    # The Company's stacks are dealt at the end of Set-Up, after the Movement has formed its Goals and Market.
+    def order(steps: tuple[Step, ...]) -> tuple[Step, ...]:
+        deal = tuple(s for s in steps if isinstance(s, DealStack))
+        rest = tuple(s for s in steps if not isinstance(s, DealStack))
+        return (*rest[:-1], *deal, rest[-1])
+
+    return _setup_reordered(order)
+
+
+def goals_dealt_after_market() -> tuple[Patch, ...]:
+    # The Movement fills its Market before it forms its Goals (Movement Set-Up 2 and 3 swapped).
+    def order(steps: tuple[Step, ...]) -> tuple[Step, ...]:
+        return tuple(FillMarket() if isinstance(s, GoalSplit) else GoalSplit() if isinstance(s, FillMarket) else s
+                     for s in steps)
+
+    return _setup_reordered(order)

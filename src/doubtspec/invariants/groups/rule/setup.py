@@ -1,6 +1,6 @@
-"""`rule.setup`: both sides' Set-Up, checked at the Movement's first decision; `rule.start-offers`: the choice of
-the starting card; `rule.turn-numbering`: the count of rounds that starts after it; `rule.first-turn`: who takes the
-first turn."""
+"""`rule.setup`: both sides' Set-Up, checked at the Movement's first decision and, for its order, at each of its
+steps; `rule.start-offers`: the choice of the starting card; `rule.turn-numbering`: the count of rounds that starts
+after it; `rule.first-turn`: who takes the first turn."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInv
 from doubtspec.model import engine
 from doubtspec.model.actions import Action, ChooseStart
 from doubtspec.model.state import NO_CARD, GameState, Phase
-from doubtspec.model.steps import ChooseStartingCard
+from doubtspec.model.steps import ChooseStartingCard, CompanyDraw, DealGoal, FillMarket, GoalSplit
 from doubtspec.rulebook import Section
 
 S = Section
@@ -23,6 +23,8 @@ def _setup(state: GameState) -> str | None:
     turn, and every choice it leaves is pending. The state is found by nothing else, so that a Set-Up that
     leaves a card or token in the wrong place cannot hide its first decision from the check.
     """
+    if state.phase is Phase.SETUP and state.outcome is None and state.pending:
+        return _setup_order(state)
     if not at_rest(state) or state.round != 1 or state.phase is not Phase.MOVEMENT_TURN:
         return None
     cards, rules, display = state.cards, state.cards.rules, state.cards.display
@@ -63,6 +65,37 @@ def _setup(state: GameState) -> str | None:
     upper = {g for g in state.goals[:6]}
     if NO_CARD in state.goals or not {7, 8, 9} <= upper or len(set(state.goals)) != 9:
         return f"the Goal structure was dealt as {list(state.goals)}: G7-G9 and three others in the first six places"
+    return None
+
+
+_MOVEMENT_SETUP_STEPS = (ChooseStartingCard, GoalSplit, DealGoal, FillMarket)
+"""The steps of Movement Set-Up, in its order: the starting card (1), the Goals (2), the Market (3)."""
+
+
+def _setup_order(state: GameState) -> str | None:
+    """Set-Up's steps in the rulebook's order, asked at each of its chance events and choices.
+
+    The first decision shows where Set-Up put everything, not in which order: a Set-Up that deals the same pieces
+    in another order leaves the same table. Company Set-Up deals its stacks (step 2) before it draws its hand
+    (step 5), and the Movement does not begin its Set-Up until the Company's Market is formed; the Movement then
+    chooses its starting card (1), forms its Goals (2) and only then its Market (3). What a step sees of the steps
+    before it is what each of those chance events may depend on.
+    """
+    head = state.pending[0]
+    step = type(head).__name__
+    dealt = len(state.stacks)
+    wanted = state.cards.rules.stacks_dealt
+    if isinstance(head, (CompanyDraw, *_MOVEMENT_SETUP_STEPS)) and dealt != wanted:
+        return (f"Set-Up's {step} came with {dealt} of the Company's {wanted} stacks dealt; the stacks (Company "
+                f"Set-Up 2) come before the first hand, and the Movement's Set-Up waits for the Company's Market")
+    if isinstance(head, _MOVEMENT_SETUP_STEPS[1:]) and len(state.tableau) != 1:
+        return f"Set-Up's {step} came with the Tableau {list(state.tableau)}; the starting card comes first"
+    if isinstance(head, FillMarket) and NO_CARD in state.goals:
+        return (f"a Market card is drawn with the Goal structure {list(state.goals)} not yet dealt; the Goals "
+                f"(Movement Set-Up 2) are formed before the Market (3)")
+    if isinstance(head, (GoalSplit, DealGoal)) and any(card != NO_CARD for card in state.market):
+        return (f"the Goals are dealt with the Market {list(state.market)} already drawn; the Goals (Movement Set-Up "
+                f"2) are formed before the Market (3)")
     return None
 
 
@@ -147,7 +180,9 @@ def _first_turn(before: GameState, action: Action, after: GameState) -> str | No
 
 INVARIANTS: tuple[Invariant, ...] = (
     StateInvariant("rule.setup", "Set-Up deals the Company's hand, piles and stacks, the display, the starting "
-                   "card, the Market and the Goal structure as the rules say, and puts nothing anywhere else.",
+                   "card, the Market and the Goal structure as the rules say, in their order (the stacks before "
+                   "the hand, the Company's before the Movement's, the Goals before the Market), and puts nothing "
+                   "anywhere else.",
                    (S.COMPANY_SETUP, S.MOVEMENT_SETUP), _setup),
     StateInvariant("rule.start-offers", "The Movement may start its Tableau with any one of the card file's "
                    "starting cards, and no other card, once the Company's hand is drawn and before any Goal or "
