@@ -8,6 +8,9 @@ from dataclasses import replace
 from doubtspec.invariants.mutants.mutant import Patch
 from doubtspec.model import engine, legal, movement
 from doubtspec.model.actions import Action
+from doubtspec.model.cards import CardSet
+from doubtspec.model.game import Game
+from doubtspec.model.rulings import DEFAULT_RULINGS, Rulings
 from doubtspec.model.state import Actor, GameState, Phase
 from doubtspec.model.steps import (
     ChooseStartingCard,
@@ -113,8 +116,8 @@ def _setup_reordered(order: Callable[[tuple[Step, ...]], tuple[Step, ...]]) -> t
     """`engine.new_game` with Set-Up's pending steps put in another `order` (the pieces dealt are the same)."""
     original = engine.new_game
 
-    def new_game(*args: object, **kwargs: object) -> GameState:
-        state = original(*args, **kwargs)  # type: ignore[arg-type]
+    def new_game(cards: CardSet | Game | None = None, rulings: Rulings = DEFAULT_RULINGS) -> GameState:
+        state = original(cards, rulings)
         return replace(state, pending=order(state.pending))
 
     return ((engine, "new_game", new_game),)
