@@ -288,6 +288,13 @@ def at_rest(state: GameState) -> bool:
     return state.outcome is None and not state.pending
 
 
+def within_reach(state: GameState, card: int) -> bool:
+    """Whether the Company has `card` where a what-if may take it from: its deck, discard pile, hand, Reserve, the
+    trash pile or a pile of its Market (not, e.g., a Restriction card a Goal holds)."""
+    places = (state.c_deck, state.c_discard, state.c_hand, state.c_reserve, state.trash, *state.piles)
+    return any(card in place for place in places)
+
+
 def taken_out(state: GameState, card: int) -> GameState:
     """`state` with `card` taken from wherever the Company has it (a pile or stack, or out of the game, included) into
     its discard pile; a what-if that only moves the card."""
@@ -310,8 +317,7 @@ def reshuffle_probes(state: GameState, card: int, banned: tuple[str, ...]) -> tu
     it is in neither, e.g. in the Restrictions pile's Goals), the deck is emptied into the discard pile
     (so the Sequence runs at once under either draw-order ruling), and `banned` replaces the bans.
     """
-    places = (state.c_deck, state.c_discard, state.c_hand, state.c_reserve, state.trash, *state.piles)
-    if not any(card in place for place in places):
+    if not within_reach(state, card):
         return None
 
     def rest(cards: tuple[int, ...]) -> tuple[int, ...]:

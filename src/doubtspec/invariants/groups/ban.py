@@ -14,6 +14,7 @@ from doubtspec.invariants.derived import (
     replace,
     reshuffle_probes,
     trigger_pairs,
+    within_reach,
 )
 from doubtspec.invariants.shapes import (
     Invariant,
@@ -181,8 +182,7 @@ def _moved(state: GameState, card: int, reserve_card: int | None = None) -> Game
     """`state` with `card` in the hand and `reserve_card` (if any) at the Reserve's right end, taken from wherever
     the Company has them (deck, discard pile, hand, Reserve, trash pile, piles); None if either is out of reach."""
     moving = {card} if reserve_card is None else {card, reserve_card}
-    places = (state.c_deck, state.c_discard, state.c_hand, state.c_reserve, state.trash, *state.piles)
-    if not all(any(c in place for place in places) for c in moving):
+    if not all(within_reach(state, c) for c in moving):
         return None
 
     def rest(cards: tuple[int, ...]) -> tuple[int, ...]:

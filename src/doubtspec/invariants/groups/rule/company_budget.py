@@ -17,6 +17,7 @@ from doubtspec.invariants.derived import (
     memo,
     replace,
     taken_out,
+    within_reach,
 )
 from doubtspec.invariants.groups.rule.company_play import company_play_check, moved_to_play
 from doubtspec.invariants.groups.rule.frame import minus, sorted_cards, unchanged_except
@@ -299,8 +300,7 @@ def _budgetless_on_trash(state: GameState) -> str | None:
     if state.round % 2 or not spare:
         return None
     card = spare[state.round // 2 % len(spare)]
-    reach = (state.c_deck, state.c_discard, state.c_hand, state.c_reserve, state.trash, *state.piles)
-    if not any(card in place for place in reach):
+    if not within_reach(state, card):
         return None  # e.g. a Goal's Restriction card: out of the Company's reach
     base = taken_out(state, card)
     probe = replace(base, c_hand=(), c_discard=sorted_cards((*minus(base.c_discard, (card,)), *base.c_hand)),

@@ -3,7 +3,7 @@ play's Victims or Profit, Doubt placed one token at a time, and a trash from the
 
 from __future__ import annotations
 
-from doubtspec.invariants.derived import ONE_STEP_EFFECTS, at_rest, from_card_data, replace
+from doubtspec.invariants.derived import ONE_STEP_EFFECTS, at_rest, from_card_data, replace, within_reach
 from doubtspec.invariants.groups.rule.company_play import PLAY_STEPS, company_play_check, moved_to_play
 from doubtspec.invariants.groups.rule.frame import sorted_cards, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant
@@ -106,8 +106,7 @@ def _doubt_count_offers(state: GameState) -> str | None:
         if (state.supply_of(TokenKind.DOUBT) < sum(counts)
                 or any(sum(count for g, count in effects if g is group) > free for group, free in room.items())):
             return None
-        places = (state.c_deck, state.c_discard, state.c_hand, state.c_reserve, state.trash, *state.piles)
-        if not any(card in place for place in places):
+        if not within_reach(state, card):
             continue
 
         def rest(cards: tuple[int, ...], moving: int = card) -> tuple[int, ...]:

@@ -14,6 +14,7 @@ from doubtspec.invariants.derived import (
     loopholes_added,
     replace,
     trigger_pairs,
+    within_reach,
 )
 from doubtspec.invariants.groups.rule.frame import in_supply, minus, sorted_cards, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
@@ -325,9 +326,7 @@ def moved_to_play(state: GameState, card: int, reserve_card: int | None) -> Game
     """`state` with `card` in the hand, `reserve_card` (if any) at the Reserve's right end and the deck and the
     discard pile emptied onto the trash pile; None when a card is out of the Company's reach."""
     moving = {card} if reserve_card is None else {card, reserve_card}
-    places = [*state.c_deck, *state.c_discard, *state.c_hand, *state.c_reserve, *state.trash]
-    places += [c for pile in state.piles for c in pile]
-    if not moving <= set(places):
+    if not all(within_reach(state, c) for c in moving):
         return None
     rest = [c for c in (*state.c_deck, *state.c_discard) if c not in moving]
     reserve = tuple(c for c in state.c_reserve if c not in moving)
