@@ -38,6 +38,7 @@ from doubtspec.invariants.groups import (
     outcome,
     reject,
     rule,
+    rulings,
     scoring,
     tableau,
     tokens,
@@ -61,6 +62,7 @@ __all__ = [
 CATALOG: tuple[Invariant, ...] = (
     *tokens.INVARIANTS,
     *cards.INVARIANTS,
+    *rulings.INVARIANTS,
     *hand.INVARIANTS,
     *tableau.INVARIANTS,
     *doubt.INVARIANTS,

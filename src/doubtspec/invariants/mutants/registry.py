@@ -13,6 +13,7 @@ from doubtspec.invariants.mutants import (
     movement_play,
     rejections,
     reshuffle,
+    ruling_registry,
     setup,
 )
 from doubtspec.invariants.mutants.mutant import Mutant
@@ -418,5 +419,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            setup.goals_dealt_after_market),
     Mutant("elderly-icon-loaded-as-middle-age", "The card loader reads a Victims effect's Elderly zone as Middle Age.",
            ("cards.file",), card_data.elderly_icon_loaded_as_middle_age),
+    Mutant("budget-payment-default-swapped", "The rulings registry lists budget-payment's readings the other way "
+           "round, so a default game pays with any covering set of cards.", ("rulings.defaults",),
+           ruling_registry.budget_payment_default_swapped),
 )}
 """Every mutant by name."""
