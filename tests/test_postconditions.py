@@ -59,7 +59,7 @@ RULE_MUTANTS = ("trash-at-face-value", "reshuffle-at-five", "reserve-trashed-lef
                 "buy-first-payments-only", "second-lobby-token-forced", "reserve-cleared-before-effects",
                 "company-turn-before-organize-refill", "trashed-budgetless-at-face-value",
                 "organize-removes-at-its-end", "organize-refill-needs-a-hand", "flight-kept-with-full-market",
-                "profit-play-withheld-on-short-supply", "doubt-effect-lost-on-short-supply")
+                "profit-play-withheld-on-short-supply", "doubt-effect-lost-on-short-supply", "lobby-effect-one-token")
 WHAT_IFS = ("lobby.offers", "hand.marginalization-offers", "outcome.defeat-offers", "ban.trigger-offers",
             "ban.reshuffle-offers", "ban.silent-reshuffle-offers", "tableau.full-offers")
 CHECKED = tuple(inv for inv in CATALOG if inv.id.split(".")[0] in ("rule", "scoring") or inv.id in WHAT_IFS

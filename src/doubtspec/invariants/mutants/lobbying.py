@@ -8,7 +8,7 @@ import dataclasses
 from doubtspec.invariants.mutants.mutant import Patch
 from doubtspec.model import company, engine, legal
 from doubtspec.model.actions import Action, LobbyWhere, RemoveFromMarket, Skip, Unlobby
-from doubtspec.model.cards import Lobby, TokenKind
+from doubtspec.model.cards import CompanyEffect, Lobby, TokenKind
 from doubtspec.model.state import NO_CARD, GameState, Phase
 from doubtspec.model.steps import ResolveEffect, StartCompanyTurn
 from doubtspec.model.work import Work, replace_at, sorted_with
@@ -180,3 +180,17 @@ def sequence_lobbies_market_only() -> tuple[Patch, ...]:
         return actions
 
     return ((legal, "effect_choices", effect_choices),)
+
+
+def lobby_effect_one_token() -> tuple[Patch, ...]:
+    original = company.resolve_effect
+
+    def resolve_effect(w: Work, effect: CompanyEffect) -> None:
+        # A Lobby effect places one token whatever it prints (Interference's "each in subsequent actions" read as
+        # one per action): it waits as a single choice, and the offers agree.
+        if isinstance(effect, Lobby):
+            w.push(ResolveEffect(effect, 1))
+            return
+        original(w, effect)
+
+    return ((company, "resolve_effect", resolve_effect),)

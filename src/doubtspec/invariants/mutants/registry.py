@@ -422,5 +422,7 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("budget-payment-default-swapped", "The rulings registry lists budget-payment's readings the other way "
            "round, so a default game pays with any covering set of cards.", ("rulings.defaults",),
            ruling_registry.budget_payment_default_swapped),
+    Mutant("lobby-effect-one-token", "A Lobby effect waits as one choice whatever it prints, so Corruption places one "
+           "token instead of two.", ("rule.effect-amount",), lobbying.lobby_effect_one_token),
 )}
 """Every mutant by name."""

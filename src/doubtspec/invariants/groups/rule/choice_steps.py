@@ -13,11 +13,14 @@ alone pending and compares.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from doubtspec.invariants.derived import legal, replace
 from doubtspec.invariants.groups.rule.frame import unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
 from doubtspec.model.actions import Action, Skip
+from doubtspec.model.cards import AddDoubt, CompanyEffect, Lobby, RemoveMarketCard
 from doubtspec.model.state import GameState
 from doubtspec.model.steps import Agitation, Messaging, Organize, ResolveEffect
 from doubtspec.rulebook import Section
@@ -75,7 +78,43 @@ def _choice_step_offers(state: GameState) -> str | None:
     return None
 
 
+def whole_amount(effect: CompanyEffect) -> int:
+    """How many choices an effect that needs them asks for, from the card data: one per Doubt, Lobbying token or
+    Market card it prints (Standard Effects > Adding Doubt; Company Rules > Interference), one for a named effect."""
+    if isinstance(effect, AddDoubt | Lobby | RemoveMarketCard):
+        return effect.count
+    return 1
+
+
+def effect_amount_check(before: GameState, action: Action, after: GameState) -> str | None:
+    """An effect that comes to need a choice waits with its whole printed amount, and what an answer leaves of it
+    (if anything) is exactly one fewer.
+
+    `rule.choice-step` holds the queue to the engine's own answer with the head alone, and the plays' checks compare
+    the effects queued by kind: neither would see an effect queued with part of its amount (a Lobby of two read as
+    one token), since the engine then agrees with itself. Declining gives up the rest of the effect.
+    """
+    fresh = (Counter(step for step in after.pending if isinstance(step, ResolveEffect))
+             - Counter(step for step in before.pending if isinstance(step, ResolveEffect)))
+    head = before.pending[0] if before.pending else None
+    if isinstance(head, ResolveEffect) and not isinstance(action, Skip) and head.remaining > 1:
+        # What is left of the answered effect comes next, unless nothing of it can be placed any more (a full
+        # Doubt column: ruling doubt-full-column), which the effects' own checks judge.
+        rest = [step for step in fresh if step.effect == head.effect and step.remaining == head.remaining - 1]
+        if rest:
+            fresh[rest[0]] -= 1
+    for step in +fresh:
+        whole = whole_amount(step.effect)
+        if step.remaining != whole or step.used:
+            return (f"{action} queued {step}; the effect {step.effect} waits with its whole amount, {whole} "
+                    f"choice{'s' if whole > 1 else ''} and none made yet")
+    return None
+
+
 INVARIANTS: tuple[Invariant, ...] = (
+    TransitionInvariant("rule.effect-amount", "An effect that needs choices waits with its whole printed amount, one "
+                        "choice per Doubt, Lobbying token or Market card, and what an answer leaves of it is one "
+                        "fewer.", (S.STANDARD_EFFECTS, S.ADDING_DOUBT, S.COMPANY_INTERFERENCE), effect_amount_check),
     TransitionInvariant("rule.choice-step", "A choice answers only the step at the head of the queue: what is left "
                         "of that effect comes next, the steps behind it follow unchanged, and declining gives up "
                         "that one step and changes nothing.",
