@@ -1,4 +1,5 @@
-"""`rule.choice-step`: a choice answers the pending step at the head of the queue and nothing behind it.
+"""`rule.choice-step`: a choice answers the pending step at the head of the queue and nothing behind it; and
+`rule.effect-amount`: an effect that needs choices is queued with its whole printed amount.
 
 A play's effects, the Reserve cards it activates and the card's discard wait in one queue of steps; an effect
 that needs a choice (a Doubt column, a Lobby target, a Market card, a card to trash) stops the queue, and so do the
