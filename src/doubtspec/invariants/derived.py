@@ -20,7 +20,16 @@ from doubtspec.model.actions import (
     BuySource,
     Message,
 )
-from doubtspec.model.cards import AddVictims, Discount, HandSize, ScoreProfit
+from doubtspec.model.cards import (
+    AddDoubt,
+    AddVictims,
+    Discount,
+    HandSize,
+    Lobby,
+    NamedEffect,
+    RemoveMarketCard,
+    ScoreProfit,
+)
 from doubtspec.model.legal import choice_actions
 from doubtspec.model.state import STATE_FIELDS, GameState
 from doubtspec.model.steps import Agitation
@@ -176,6 +185,10 @@ def icon_agitations(state: GameState) -> tuple[GameState, tuple[Agitate, ...]]:
 
 ONE_STEP_EFFECTS = (AddVictims, ScoreProfit, Discount)
 """Effects that resolve with no choice and no draw: a play made of them resolves in its own step."""
+
+CHOOSING_EFFECTS = (AddDoubt, Lobby, RemoveMarketCard, NamedEffect)
+"""Effects that stop for a choice (Standard Effects > Adding Doubt; Company Rules > Interference; a named effect,
+which may ask one)."""
 
 
 @from_card_data

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
-from doubtspec.invariants.derived import from_card_data, legal, memo
+from doubtspec.invariants.derived import CHOOSING_EFFECTS, from_card_data, legal, memo
 from doubtspec.invariants.shapes import (
     Invariant,
     StateInvariant,
@@ -22,7 +22,7 @@ from doubtspec.model.actions import (
     Skip,
     parse_action,
 )
-from doubtspec.model.cards import AddDoubt, CompanyEffect, Lobby, NamedEffect, RemoveMarketCard, ReserveSide
+from doubtspec.model.cards import CompanyEffect, ReserveSide
 from doubtspec.model.legal import choice_actions
 from doubtspec.model.rulings import REGISTRY
 from doubtspec.model.state import NO_CARD, STATE_FIELDS, GameState, Phase
@@ -65,7 +65,7 @@ def _choosing_effects(state: GameState) -> tuple[CompanyEffect, ...]:
             if side is None:
                 continue
             for effect in (*side.effects, *(side.on_reshuffle if isinstance(side, ReserveSide) else ())):
-                if isinstance(effect, AddDoubt | Lobby | RemoveMarketCard | NamedEffect):
+                if isinstance(effect, CHOOSING_EFFECTS):
                     found.setdefault(effect)
     return tuple(found)
 

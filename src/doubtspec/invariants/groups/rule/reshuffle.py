@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from doubtspec.invariants.derived import at_rest, from_card_data, replace, reshuffle_probes, taken_out
+from doubtspec.invariants.derived import (
+    CHOOSING_EFFECTS,
+    at_rest,
+    from_card_data,
+    replace,
+    reshuffle_probes,
+    taken_out,
+)
 from doubtspec.invariants.groups.rule.frame import in_supply, minus, sorted_cards, unchanged_except
 from doubtspec.invariants.shapes import Invariant, StateInvariant, TransitionInvariant
 from doubtspec.model import engine
@@ -18,8 +25,6 @@ from doubtspec.model.cards import (
     AddDoubt,
     DoubtGroup,
     Lobby,
-    NamedEffect,
-    RemoveMarketCard,
     ScoreProfit,
     TokenKind,
     Zone,
@@ -480,10 +485,6 @@ def _quiet_reserve(state: GameState, card: int) -> bool:
     return side is not None and not side.stays and not side.on_reshuffle
 
 
-_CHOOSING = (Lobby, AddDoubt, RemoveMarketCard, NamedEffect)
-"""Reshuffle effects that may stop for a choice (a named effect counted among them, to be safe)."""
-
-
 @from_card_data
 def _lobbying_reserve(state: GameState) -> tuple[tuple[int, int], ...]:
     """(card, Profit its later effects score) for each Company card whose Reserve side Lobbies at a Reshuffle.
@@ -500,7 +501,7 @@ def _lobbying_reserve(state: GameState) -> tuple[tuple[int, int], ...]:
             continue
         first, lobby = lobbies[0]
         rest = effects[first + 1:]
-        stop = next((i for i, effect in enumerate(rest) if isinstance(effect, _CHOOSING)), len(rest))
+        stop = next((i for i, effect in enumerate(rest) if isinstance(effect, CHOOSING_EFFECTS)), len(rest))
         later = [e for e in rest[stop:] if isinstance(e, ScoreProfit)]
         scored = sum(e.count for e in rest[:stop] if isinstance(e, ScoreProfit))
         if later or (scored and lobby.count > 1):
