@@ -112,8 +112,9 @@ def main(argv: list[str]) -> int:
     return 1 if record["verdict"] in ("killed", "crashed") else 0
 
 
-def measure(limit: float, source: Path | None = None) -> dict[str, object]:
-    """Run the ci fuzz once (on the engine in `source`, a `src` folder, if given) and say what it found."""
+def measure(limit: float, source: Path | None = None, seed: int | None = None) -> dict[str, object]:
+    """Run the ci fuzz once (on the engine in `source`, a `src` folder, if given; with the run seed `seed`, if
+    given, else the ci profile's) and say what it found."""
     command = Path(sys.executable).parent / "doubtspec"
     env = dict(os.environ, PYTHONHASHSEED=HASH_SEED)
     if source is not None:
@@ -122,8 +123,10 @@ def measure(limit: float, source: Path | None = None) -> dict[str, object]:
         reports = Path(tmp) / "reports"
         before = os.times()
         started = time.monotonic()
-        code, out, err = _run([str(command), "fuzz", "--profile", "ci", "--report-dir", str(reports)], tmp, env,
-                              limit)
+        argv = [str(command), "fuzz", "--profile", "ci", "--report-dir", str(reports)]
+        if seed is not None:
+            argv += ["--seed", str(seed)]
+        code, out, err = _run(argv, tmp, env, limit)
         tail = (err or out)[-400:]
         wall = time.monotonic() - started
         after = os.times()
