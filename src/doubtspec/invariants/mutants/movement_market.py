@@ -257,6 +257,24 @@ def pacing_refreshes_first() -> tuple[Patch, ...]:
     return ((movement, "pacing_passives", pacing_passives),)
 
 
+def pacing_refresh_cascades() -> tuple[Patch, ...]:
+    def pacing_passives(w: Work) -> None:
+        game = w.game
+        passives = [game.movement_card(c).passive for c, up in w.tableau if up]
+        passives += [game.goal(number).passive for number in w.achieved]
+        movement.gain(w, sum(p.influence for p in passives), sum(p.messaging for p in passives),
+                      sum(p.agitation for p in passives))
+        # A card the Refresh passives flip face up counts its own Refresh passive in the same Pacing.
+        count = sum(game.movement_card(c).passive.refresh for c, up in w.tableau if up)
+        while count:
+            before = {position for position, (_, up) in enumerate(w.tableau) if up}
+            movement.refresh(w, count)
+            count = sum(game.movement_card(card).passive.refresh
+                        for position, (card, up) in enumerate(w.tableau) if up and position not in before)
+
+    return ((movement, "pacing_passives", pacing_passives),)
+
+
 def organize_buy_keeps_turn() -> tuple[Patch, ...]:
     original = movement.buy_card
 

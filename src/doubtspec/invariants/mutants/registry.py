@@ -249,6 +249,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
     Mutant("pacing-refreshes-first", "Pacing flips the Refresh passives' cards before gaining the token passives, "
            "so the flipped cards' passives count too.", ("rule.pacing", "rule.pacing-offers"),
            movement_market.pacing_refreshes_first),
+    Mutant("pacing-refresh-cascades", "A card a Refresh passive flips face up during Pacing counts its own Refresh "
+           "passive too, flipping the next card.", ("rule.pacing", "rule.pacing-offers"),
+           movement_market.pacing_refresh_cascades),
     Mutant("second-lobbying-toggles", "Lobbying a card that holds one Profit takes it away instead of adding a "
            "second.", ("lobby.distinct-offers", "lobby.moves"), lobbying.second_lobbying_toggles),
     Mutant("marginalized-game-not-over", "A Marginalization ends the game but leaves it in the Draw Phase with the "

@@ -140,7 +140,20 @@ def _pacing_offers(state: GameState) -> str | None:
     if message is not None:
         return (f"what if the Tableau were {list(probe.tableau)} and the Market {list(probe.market)} with the "
                 f"Market deck spent into the discards: {message}")
-    return _full_market_pacing(state)
+    return _cascade_pacing(state) or _full_market_pacing(state)
+
+
+def _cascade_pacing(state: GameState) -> str | None:
+    """The Reshuffle's Pacing with a Refresh passive face up and, at the Tableau's left end, a second card with a
+    Refresh passive face down before a face-down card with a token passive: step 1 counts the Refresh passives
+    of the cards face up before any is flipped, so the flipped card's own Refresh flips nothing more this
+    Pacing. Two Refresh cards in one Tableau, the second face down, is a rare table in generated games."""
+    probe = _pacing_tableau(state, cascade=True)
+    if probe is None:
+        return None
+    probe = replace(probe, c_deck=(), c_discard=sorted_cards(probe.c_deck + probe.c_discard))
+    message = _through_pacing(probe)
+    return None if message is None else f"what if the Tableau were {list(probe.tableau)}: {message}"
 
 
 def _full_market_pacing(state: GameState) -> str | None:
@@ -179,24 +192,29 @@ def _through_pacing(probe: GameState) -> str | None:
     return "the Draw Phase and Pacing did not reach the Movement's turn in 100 steps"
 
 
-def _pacing_tableau(state: GameState) -> GameState | None:
+def _pacing_tableau(state: GameState, cascade: bool = False) -> GameState | None:
     """`state` with a card with a Refresh passive face up in the Tableau and, at its left end, one with a token
-    passive (and no Refresh passive) face down, both taken from the Movement's cards off the Market (in turn
-    with the round); None if it has no such two. Tableau cards beyond the limit go to the discards."""
+    passive (and no Refresh passive) face down, all taken from the Movement's cards off the Market (in turn
+    with the round); with `cascade`, a second Refresh card face down before the token card. None if it has no
+    such cards. Tableau cards beyond the limit go to the discards."""
     movement = state.game.movement_card
     cards = sorted({*state.m_deck, *state.m_discard, *state.m_hand, *(c for c, _ in state.tableau)})
     refreshers = [c for c in cards if movement(c).passive.refresh]
     earners = [c for c in cards if not movement(c).passive.refresh and (
         (p := movement(c).passive).influence or p.messaging or p.agitation)]
-    if not refreshers or not earners:
+    if len(refreshers) < 1 + cascade or not earners:
         return None
-    pair = refresher, earner = refreshers[state.round % len(refreshers)], earners[state.round % len(earners)]
-    rest = [(c, up) for c, up in state.tableau if c not in pair]
-    keep = state.cards.rules.tableau_limit - 2
-    tableau = ((earner, False), *rest[:keep], (refresher, True))
+    refresher, earner = refreshers[state.round % len(refreshers)], earners[state.round % len(earners)]
+    hidden: tuple[int, ...] = (earner,)
+    if cascade:
+        hidden = (refreshers[(state.round + 1) % len(refreshers)], earner)
+    chosen = (*hidden, refresher)
+    rest = [(c, up) for c, up in state.tableau if c not in chosen]
+    keep = state.cards.rules.tableau_limit - len(chosen)
+    tableau = (*((c, False) for c in hidden), *rest[:keep], (refresher, True))
     return replace(
-        state, tableau=tableau, m_deck=minus(state.m_deck, pair), m_hand=minus(state.m_hand, pair),
-        m_discard=sorted_cards((*minus(state.m_discard, pair), *(c for c, _ in rest[keep:]))))
+        state, tableau=tableau, m_deck=minus(state.m_deck, chosen), m_hand=minus(state.m_hand, chosen),
+        m_discard=sorted_cards((*minus(state.m_discard, chosen), *(c for c, _ in rest[keep:]))))
 
 
 INVARIANTS: tuple[Invariant, ...] = (
@@ -205,7 +223,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                         (S.PACING,), _pacing),
     StateInvariant("rule.pacing-offers", "A Reshuffle's Pacing, with a face-down token-passive card first to be "
                    "refreshed and the Market deck spent, gains only the face-up cards' passives before refreshing "
-                   "and refills the Market from the discards (`rule.pacing`, `rule.pacing-refill`).",
+                   "and refills the Market from the discards; with a face-down Refresh card first, flips only what "
+                   "the face-up Refresh passives count (`rule.pacing`, `rule.pacing-refill`).",
                    (S.PACING, S.MOVEMENT_CARDS), _pacing_offers, _first_buy),
     TransitionInvariant("rule.pacing-refill", "The Company's Reshuffle Sequence, and only it, is followed by "
                         "Pacing: the Movement's turn starts with the Market moved up and refilled and the spent "
