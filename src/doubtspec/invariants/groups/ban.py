@@ -118,7 +118,8 @@ def _trigger_offers(state: GameState) -> str | None:
     rarely order so; banning the kinds in the Reserve and playing each standard play that triggers (at
     most three) checks `ban.reserve-trigger` on every turn with a Reserve. On a turn without one, a
     card with a trigger is moved into the hand and a Reserve card it would trigger into the Reserve
-    (from wherever the Company has them), and the Reserve card's kind is banned; that play is made
+    (from wherever the Company has them; on odd rounds one that stays in the Reserve, if any), and the
+    Reserve card's kind is banned; that play is made
     once more with a Loopholes card added at the Reserve's left end, since Loopholes lets a banned card
     in the hand be played but leaves banned Reserve cards silent (Company Rules > Interference).
     """
@@ -144,9 +145,13 @@ def _trigger_offers(state: GameState) -> str | None:
                     return None
     if tried:
         return None
+    staying = set(_staying_cards(state))
     for card, triggered in trigger_pairs(state):
-        # Reserve cards of another kind only: banning theirs leaves the card itself playable.
-        reserve_cards = [r for r in triggered if card_kind(state, r) != card_kind(state, card)]
+        # Reserve cards of another kind only: banning theirs leaves the card itself playable. On odd rounds a
+        # card that stays in the Reserve comes first: under banned-reserve=stays-honoured it stays, and still
+        # must not trigger.
+        reserve_cards = sorted((r for r in triggered if card_kind(state, r) != card_kind(state, card)),
+                               key=lambda r: state.round % 2 == 1 and r not in staying)
         for reserve_card in reserve_cards:
             moved = _moved(state, card, reserve_card)
             if moved is None:

@@ -77,6 +77,23 @@ def banned_stayer_playable() -> tuple[Patch, ...]:
     return ((legal, "company_plays", company_plays),)
 
 
+def banned_stayer_triggers() -> tuple[Patch, ...]:
+    def activate_reserve(w: Work, trigger: Trigger, icon: Icon) -> None:
+        game = w.game
+        steps: list[Step] = []
+        for card in w.c_reserve:
+            side = game.company_card(card).reserve
+            if side is None or side.trigger is not trigger or side.icon is not icon:
+                continue
+            # Under banned-reserve=stays-honoured a banned card that stays is read as honoured in full: it triggers.
+            if company.is_banned(game, w.banned, card) and not (game.banned_stay and side.stays):
+                continue
+            steps.extend(Effect(e) for e in side.effects)
+        w.push(*steps)
+
+    return ((company, "activate_reserve", activate_reserve),)
+
+
 def trigger_timing_swapped() -> tuple[Patch, ...]:
     original = company.play_standard
 

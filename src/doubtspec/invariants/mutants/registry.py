@@ -370,6 +370,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            reshuffle.banned_stayer_ends_step_c),
     Mutant("banned-stayer-playable", "Under banned-reserve=stays-honoured a banned card whose Reserve side stays is "
            "offered for a Reserve play.", ("ban.offers",), company_play.banned_stayer_playable),
+    Mutant("banned-stayer-triggers", "Under banned-reserve=stays-honoured a banned card that stays in the Reserve "
+           "still triggers.", ("ban.trigger-offers", "ban.reserve-trigger"), company_play.banned_stayer_triggers),
     Mutant("discards-shuffled-before-scoring", "A Reshuffle with nothing to draw first moves the discards into the "
            "deck before it scores (step D before A).", ("rule.reshuffle-trigger", "rule.reshuffle-offers"),
            reshuffle.discards_shuffled_before_scoring),
