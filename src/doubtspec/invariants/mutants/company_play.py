@@ -78,18 +78,17 @@ def banned_stayer_playable() -> tuple[Patch, ...]:
 
 
 def banned_stayer_triggers() -> tuple[Patch, ...]:
+    original = company.activate_reserve
+
     def activate_reserve(w: Work, trigger: Trigger, icon: Icon) -> None:
+        original(w, trigger, icon)
         game = w.game
-        steps: list[Step] = []
-        for card in w.c_reserve:
-            side = game.company_card(card).reserve
-            if side is None or side.trigger is not trigger or side.icon is not icon:
-                continue
-            # Under banned-reserve=stays-honoured a banned card that stays is read as honoured in full: it triggers.
-            if company.is_banned(game, w.banned, card) and not (game.banned_stay and side.stays):
-                continue
-            steps.extend(Effect(e) for e in side.effects)
-        w.push(*steps)
+        if not game.banned_stay:
+            return
+        # Under banned-reserve=stays-honoured a banned card that stays is read as honoured in full: it triggers too.
+        w.push(*(Effect(e) for card in w.c_reserve if (side := game.company_card(card).reserve) is not None
+                 and side.stays and side.trigger is trigger and side.icon is icon
+                 and company.is_banned(game, w.banned, card) for e in side.effects))
 
     return ((company, "activate_reserve", activate_reserve),)
 
