@@ -133,8 +133,7 @@ def _pacing_offers(state: GameState) -> str | None:
     if probe is None or gap is None:
         return None
     market = tuple(NO_CARD if i == gap else card for i, card in enumerate(probe.market))
-    probe = replace(probe, c_deck=(), c_discard=sorted_cards(probe.c_deck + probe.c_discard), m_deck=(),
-                    m_discard=sorted_cards((*probe.m_deck, *probe.m_discard, probe.market[gap])),
+    probe = replace(probe, m_deck=(), m_discard=sorted_cards((*probe.m_deck, *probe.m_discard, probe.market[gap])),
                     market=market)
     message = _through_pacing(probe)
     if message is not None:
@@ -151,7 +150,6 @@ def _cascade_pacing(state: GameState) -> str | None:
     probe = _pacing_tableau(state, cascade=True)
     if probe is None:
         return None
-    probe = replace(probe, c_deck=(), c_discard=sorted_cards(probe.c_deck + probe.c_discard))
     message = _through_pacing(probe)
     return None if message is None else f"what if the Tableau were {list(probe.tableau)}: {message}"
 
@@ -169,17 +167,18 @@ def _full_market_pacing(state: GameState) -> str | None:
         market[i] = deck.pop()
     supply = list(state.supply)
     supply[flight] -= 1
-    probe = replace(state, c_deck=(), c_discard=sorted_cards(state.c_deck + state.c_discard), market=tuple(market),
-                    m_deck=tuple(deck), flight_spent=state.flight_spent + 1, supply=tuple(supply))
+    probe = replace(state, market=tuple(market), m_deck=tuple(deck), flight_spent=state.flight_spent + 1,
+                    supply=tuple(supply))
     message = _through_pacing(probe)
     return None if message is None else f"what if the Market were full and a Flight token spent: {message}"
 
 
 def _through_pacing(probe: GameState) -> str | None:
-    """`probe`'s Draw Phase (its Reshuffle at once) and Pacing played to the Movement's turn with the first option
-    at each step, each step checked by `rule.pacing` and `rule.pacing-refill`."""
+    """`probe`'s Draw Phase and Pacing played to the Movement's turn with the first option at each step, each step
+    checked by `rule.pacing` and `rule.pacing-refill`. The Company's deck goes to its discards first, so that the
+    Draw Phase runs the Reshuffle Sequence at once under either draw-order ruling."""
     action: Action = EndBuy()
-    before = probe
+    before = replace(probe, c_deck=(), c_discard=sorted_cards(probe.c_deck + probe.c_discard))
     after = engine.apply(before, action)
     for _ in range(100):
         message = _pacing(before, action, after) or _pacing_refill(before, action, after)
