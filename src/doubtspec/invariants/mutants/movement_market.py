@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from doubtspec.invariants.mutants.mutant import Patch
 from doubtspec.model import engine, legal, movement
-from doubtspec.model.actions import Action, End, OrganizePlay, Skip
+from doubtspec.model.actions import Action, End, MovementBuy, OrganizePlay, Skip
 from doubtspec.model.cards import Counts, MarketAction, TokenKind
 from doubtspec.model.game import Game
 from doubtspec.model.state import NO_CARD, GameState, Side
@@ -27,6 +27,26 @@ def lobbying_not_charged() -> tuple[Patch, ...]:
         return w.game.cards.market[space].cost
 
     return ((movement, "buy_cost", buy_cost),)
+
+
+def flight_spares_lobbying() -> tuple[Patch, ...]:
+    original = legal.movement_turn
+
+    def movement_turn(state: GameState) -> list[Action]:
+        # Flight pays only the space's own cost: a buy whose Lobbying needs Flight is not offered.
+        game = state.game
+
+        def paid(action: Action) -> bool:
+            if not isinstance(action, MovementBuy):
+                return True
+            value = sum(game.movement_card(state.tableau[pos][0]).influence for pos in action.flip)
+            cost = game.cards.market[action.space].cost
+            return cost + state.market_profit[action.space] - value <= (
+                state.influence + min(state.flight, max(0, cost - value)))
+
+        return [action for action in original(state) if paid(action)]
+
+    return ((legal, "movement_turn", movement_turn),)
 
 
 def action_icons_face_down() -> tuple[Patch, ...]:

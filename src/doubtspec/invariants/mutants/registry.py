@@ -173,6 +173,8 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("doubt.order", "doubt.messaging-tokens-offers"), movement_goals.victims_discounted),
     Mutant("lobbying-not-charged", "A Movement buy pays the space's cost without one Influence per Profit on the card.",
            ("rule.movement-buy", "rule.lobbied-buy-offers"), movement_market.lobbying_not_charged),
+    Mutant("flight-spares-lobbying", "A Movement buy is offered only when Flight pays no part of the Lobbying "
+           "surcharge.", ("rule.lobbied-buy-offers",), movement_market.flight_spares_lobbying),
     Mutant("lobby-same-card-twice", "The second token of a Lobby effect may go on the card its first went on.",
            ("lobby.distinct-offers",), lobbying.lobby_same_card_twice),
     Mutant("company-moves-first", "Set-Up ends with the Company's turn, not the Movement's.",

@@ -190,11 +190,16 @@ def _lobbied_buy_offers(state: GameState) -> str | None:
 
     Buying a Card: a card costs its space's cost plus one Influence per Profit the Company lobbied onto
     it, and that Profit goes back. Generated games seldom have the Movement buy a lobbied card, so the
-    Profit is put on from the supply and the Movement given exactly the price in Influence tokens (no
-    Flight): the buy paid with tokens alone must be offered at the price, not at one less, and do what
-    `rule.movement-buy` says. Two Market cards a turn, in turn with the round, so that every space is
-    bought within a few rounds at a third of the cost; the hand goes to the discard pile first (a buy does
-    not depend on it, and without it the engine lists no plays).
+    Profit is put on from the supply and the Movement given exactly the price in tokens: the buy paid with
+    tokens alone must be offered at the price, not at one less, and do what `rule.movement-buy` says. Two
+    Market cards a turn, in turn with the round, so that every space is bought within a few rounds at a
+    third of the cost; the hand goes to the discard pile first (a buy does not depend on it, and without it
+    the engine lists no plays).
+
+    The price is paid in Influence tokens alone, except for one Profit count a round (in turn with the
+    round) where Flight pays all but one Influence of it, as far as the Flight tokens go: under ruling
+    flight each Flight token pays one Influence, the Lobbying's included, and games seldom hold Flight
+    before a lobbied card.
     """
     if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or len(state.m_hand) >= hand_limit(state):
         return None
@@ -205,23 +210,27 @@ def _lobbied_buy_offers(state: GameState) -> str | None:
         for lobbied in range(1, 4):
             price = state.cards.market[space].cost + lobbied
             supply = list(state.supply)
+            in_flight = 0
+            if lobbied == 1 + state.round % 3:
+                in_flight = min(price - 1, supply[flight] + state.flight)
             supply[profit] -= lobbied - state.market_profit[space]
-            supply[influence] -= price - state.influence
-            supply[flight] += state.flight
+            supply[influence] -= price - in_flight - state.influence
+            supply[flight] += state.flight - in_flight
             if supply[profit] < 0 or supply[influence] < 0:
                 continue
             probe = replace(
                 state, market_profit=(*state.market_profit[:space], lobbied, *state.market_profit[space + 1:]),
-                influence=price, flight=0, supply=tuple(supply))
+                influence=price - in_flight, flight=in_flight, supply=tuple(supply))
+            tokens = f"{price - in_flight} Influence tokens" + (f" and {in_flight} Flight" if in_flight else "")
             buy = MovementBuy(space, ())
             if buy not in engine.legal_actions(probe):
                 return (f"with {lobbied} Profit on space {space} (cost {state.cards.market[space].cost}), buying "
-                        f"it with {price} Influence tokens is not offered")
+                        f"it with {tokens} is not offered")
             supply[influence] += 1
-            short = replace(probe, influence=price - 1, supply=tuple(supply))
+            short = replace(probe, influence=price - in_flight - 1, supply=tuple(supply))
             if buy in engine.legal_actions(short):
                 return (f"with {lobbied} Profit on space {space} (cost {state.cards.market[space].cost}), buying "
-                        f"it with {price - 1} Influence tokens is offered")
+                        f"it with one Influence token less than {tokens} is offered")
             message = _movement_buy(probe, buy, engine.apply(probe, buy))
             if message is not None:
                 return f"buying space {space} with {lobbied} Profit on it: {message}"
@@ -240,7 +249,8 @@ INVARIANTS: tuple[Invariant, ...] = (
                    "for it refreshes the leftmost face-down card once the buy is paid, the card just flipped included.",
                    (S.BUYING_A_CARD, S.SPENDING_INFLUENCE), _refresh_offers, movement_turn),
     StateInvariant("rule.lobbied-buy-offers", "A Market card with one, two or three Profit on it is offered for "
-                   "its space's cost plus its Profit in Influence, not one less, and buying it does what "
-                   "`rule.movement-buy` says.", (S.BUYING_A_CARD, S.COMPANY_INTERFERENCE), _lobbied_buy_offers),
+                   "its space's cost plus its Profit in Influence (Flight paying part of it on some turns), not one "
+                   "less, and buying it does what `rule.movement-buy` says.",
+                   (S.BUYING_A_CARD, S.COMPANY_INTERFERENCE, S.SPENDING_INFLUENCE), _lobbied_buy_offers),
 )
 """The `rule.*` invariants of this module, in the order they are checked and listed."""
