@@ -32,6 +32,7 @@ RULE_MUTANTS = ("trash-at-face-value", "reshuffle-at-five", "reserve-trashed-lef
                 "organize-wrong-end", "buy-only-when-full", "reshuffle-before-drawing", "no-flips", "effect-once",
                 "first-payments-only", "superfluous-flips", "agitation-needs-two", "agitation-forced",
                 "messaging-goes-on", "victims-discounted", "lobbying-not-charged", "flight-spares-lobbying",
+                "flight-sized-by-cost",
                 "lobby-same-card-twice", "rounds-from-two", "ban-blamed-on-payment",
                 "empty-space-blamed-on-payment", "icons-or-tokens", "part-of-column-clears-it", "progress-not-returned",
                 "marginalized-game-not-over", "second-lobbying-toggles", "removed-card-pays", "organize-one-end",

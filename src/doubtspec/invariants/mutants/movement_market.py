@@ -49,6 +49,23 @@ def flight_spares_lobbying() -> tuple[Patch, ...]:
     return ((legal, "movement_turn", movement_turn),)
 
 
+def flight_sized_by_cost() -> tuple[Patch, ...]:
+    original = movement.pay_influence
+
+    def pay_influence(w: Work, flip: tuple[int, ...], cost: int) -> None:
+        # Flight is spent up to the whole cost, not the shortfall the flipped cards leave; the surplus comes
+        # back as Influence tokens.
+        value = sum(w.game.movement_card(w.tableau[pos][0]).influence for pos in flip)
+        shortfall = cost - value
+        extra = min(w.flight, cost) - min(w.flight, shortfall) if shortfall > 0 else 0
+        original(w, flip, cost)
+        w.flight -= extra
+        w.flight_spent += extra
+        w.influence += w.take(TokenKind.INFLUENCE, extra)
+
+    return ((movement, "pay_influence", pay_influence),)
+
+
 def action_icons_face_down() -> tuple[Patch, ...]:
     original = movement.face_up_icons
 

@@ -175,6 +175,9 @@ MUTANTS: dict[str, Mutant] = {m.name: m for m in (
            ("rule.movement-buy", "rule.lobbied-buy-offers"), movement_market.lobbying_not_charged),
     Mutant("flight-spares-lobbying", "A Movement buy is offered only when Flight pays no part of the Lobbying "
            "surcharge.", ("rule.lobbied-buy-offers",), movement_market.flight_spares_lobbying),
+    Mutant("flight-sized-by-cost", "A payment that flips cards spends Flight up to the whole cost, not the "
+           "shortfall, and the surplus comes back as Influence tokens.", ("rule.lobbied-buy-offers",),
+           movement_market.flight_sized_by_cost),
     Mutant("lobby-same-card-twice", "The second token of a Lobby effect may go on the card its first went on.",
            ("lobby.distinct-offers",), lobbying.lobby_same_card_twice),
     Mutant("company-moves-first", "Set-Up ends with the Company's turn, not the Movement's.",

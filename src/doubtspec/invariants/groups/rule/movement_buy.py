@@ -199,7 +199,7 @@ def _lobbied_buy_offers(state: GameState) -> str | None:
     The price is paid in Influence tokens alone, except for one Profit count a round (in turn with the
     round) where Flight pays all but one Influence of it, as far as the Flight tokens go: under ruling
     flight each Flight token pays one Influence, the Lobbying's included, and games seldom hold Flight
-    before a lobbied card.
+    before a lobbied card. That buy is also made by flipping a face-up card (`_flip_with_flight`).
     """
     if not at_rest(state) or state.phase is not Phase.MOVEMENT_TURN or len(state.m_hand) >= hand_limit(state):
         return None
@@ -234,7 +234,25 @@ def _lobbied_buy_offers(state: GameState) -> str | None:
             message = _movement_buy(probe, buy, engine.apply(probe, buy))
             if message is not None:
                 return f"buying space {space} with {lobbied} Profit on it: {message}"
+            if in_flight:
+                message = _flip_with_flight(probe, space)
+                if message is not None:
+                    return f"buying space {space} with {lobbied} Profit on it: {message}"
     return None
+
+
+def _flip_with_flight(probe: GameState, space: int) -> str | None:
+    """The Flight-paid buy of `_lobbied_buy_offers` paid by flipping the leftmost face-up card that has Influence
+    instead: a single flip is never superfluous and the tokens cover the rest, so it must be offered, and Flight
+    pays only the shortfall the card leaves (Spending Influence, ruling flight), never the whole price."""
+    position = next((p for p, (card, up) in enumerate(probe.tableau)
+                     if up and probe.game.movement_card(card).influence > 0), None)
+    if position is None:
+        return None
+    buy = MovementBuy(space, (position,))
+    if buy not in engine.legal_actions(probe):
+        return f"flipping Tableau card {position} with {probe.flight} Flight is not offered"
+    return _movement_buy(probe, buy, engine.apply(probe, buy))
 
 
 INVARIANTS: tuple[Invariant, ...] = (
