@@ -112,9 +112,11 @@ def main(argv: list[str]) -> int:
     return 1 if record["verdict"] in ("killed", "crashed") else 0
 
 
-def measure(limit: float, source: Path | None = None, seed: int | None = None) -> dict[str, object]:
+def measure(limit: float, source: Path | None = None, seed: int | None = None,
+            cards: Path | None = None) -> dict[str, object]:
     """Run the ci fuzz once (on the engine in `source`, a `src` folder, if given; with the run seed `seed`, if
-    given, else the ci profile's) and say what it found."""
+    given, else the ci profile's; on the card file `cards`, if given, else the shipped set) and say what it
+    found."""
     command = Path(sys.executable).parent / "doubtspec"
     env = dict(os.environ, PYTHONHASHSEED=HASH_SEED)
     if source is not None:
@@ -126,6 +128,8 @@ def measure(limit: float, source: Path | None = None, seed: int | None = None) -
         argv = [str(command), "fuzz", "--profile", "ci", "--report-dir", str(reports)]
         if seed is not None:
             argv += ["--seed", str(seed)]
+        if cards is not None:
+            argv += ["--cards", str(cards)]
         code, out, err = _run(argv, tmp, env, limit)
         tail = (err or out)[-400:]
         wall = time.monotonic() - started

@@ -7,11 +7,13 @@ lists them with the check that catches each). Every one is applied alone to a co
 as `kill.py` fuzzes a cosmic-ray mutant (fixed seed, no example database, a CPU-second limit), so the
 figures are comparable with the mutation samples'. One JSON line per bug, then a summary line.
 
-    python fuzz/mutation/realistic.py [--limit CPU-SECONDS] [--seed N] [--shard I/K] [NAME-PREFIX ...]
+    python fuzz/mutation/realistic.py [--limit CPU-SECONDS] [--seed N] [--cards FILE] [--shard I/K] [NAME-PREFIX ...]
 
 `--seed` runs the fuzzer with another run seed than the ci profile's 0: the catalog was mended against seed 0's
 games, so another seed asks whether a bug is caught by what its checks say or by one game that happened to show
-it. `--shard I/K` runs every K-th bug from the I-th (I from 1), to split a run over processes.
+it. `--cards` fuzzes on another card file than the shipped set, which asks the same of the shipped set's cards
+(a bug that needs a card the file lacks may reach no game there). `--shard I/K` runs every K-th bug from the I-th
+(I from 1), to split a run over processes.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ BUGS = HERE / "realistic"
 SOURCE = HERE.parent.parent / "src"
 
 
-def run_one(diff: Path, limit: float, seed: int | None = None) -> dict[str, object]:
+def run_one(diff: Path, limit: float, seed: int | None = None, cards: Path | None = None) -> dict[str, object]:
     """Apply `diff` to a copy of the source tree and fuzz the bugged engine."""
     with tempfile.TemporaryDirectory(prefix="doubtspec-realistic-") as tmp:
         tree = Path(tmp)
@@ -40,22 +42,24 @@ def run_one(diff: Path, limit: float, seed: int | None = None) -> dict[str, obje
         applied = subprocess.run(["git", "apply", str(diff)], cwd=tree, capture_output=True, text=True)
         if applied.returncode:
             return {"bug": diff.stem, "verdict": "not applied", "error": applied.stderr.strip()}
-        return {"bug": diff.stem, **measure(limit, tree / "src", seed)}
+        return {"bug": diff.stem, **measure(limit, tree / "src", seed, cards)}
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=float, default=DEFAULT_LIMIT, help="CPU seconds per bug")
     parser.add_argument("--seed", type=int, default=None, help="run seed of the fuzzer (default: the ci profile's)")
+    parser.add_argument("--cards", type=Path, default=None, help="card file to fuzz on (default: the shipped set)")
     parser.add_argument("--shard", default="1/1", help="I/K: run every K-th bug from the I-th")
     parser.add_argument("names", nargs="*", help="run only the bugs whose file name starts with one of these")
     args = parser.parse_args(argv)
     diffs = sorted(d for d in BUGS.glob("*.diff") if not args.names or d.name.startswith(tuple(args.names)))
     index, count = (int(part) for part in args.shard.split("/"))
     diffs = diffs[index - 1::count]
+    cards = args.cards.resolve() if args.cards else None  # the fuzzer runs in a folder of its own
     records = []
     for diff in diffs:
-        record = run_one(diff, args.limit, args.seed)
+        record = run_one(diff, args.limit, args.seed, cards)
         records.append(record)
         print(json.dumps(record), flush=True)
     killed = [r for r in records if r["verdict"] in ("killed", "crashed")]
