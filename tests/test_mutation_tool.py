@@ -158,6 +158,18 @@ def test_every_realistic_bug_still_applies_to_the_engine(diff: Path) -> None:
                if line.startswith("+++ "))
 
 
+SOUNDNESS = sorted((ROOT / "fuzz" / "mutation" / "soundness").glob("*.diff"))
+
+
+@pytest.mark.parametrize("diff", SOUNDNESS, ids=lambda d: d.stem)
+def test_every_soundness_bug_still_applies_to_the_solver(diff: Path) -> None:
+    # The same for `soundness.py`'s bugs, each an edit of the solver's abstractions.
+    checked = subprocess.run(["git", "apply", "--check", str(diff)], cwd=ROOT, capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+    assert all(line.startswith("+++ b/src/doubtspec/solver/") for line in diff.read_text().splitlines()
+               if line.startswith("+++ "))
+
+
 @pytest.mark.slow
 def test_a_realistic_bug_is_fuzzed_and_summarized() -> None:
     result = subprocess.run([sys.executable, str(ROOT / "fuzz" / "mutation" / "realistic.py"), "--limit", "60",
@@ -165,6 +177,16 @@ def test_a_realistic_bug_is_fuzzed_and_summarized() -> None:
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert lines[0]["bug"].startswith("13-") and lines[0]["verdict"] == "killed", lines
     assert lines[-1]["bugs"] == 1 and lines[-1]["detected"] == 1
+
+
+@pytest.mark.slow
+def test_a_soundness_bug_is_caught_and_summarized() -> None:
+    result = subprocess.run([sys.executable, str(ROOT / "fuzz" / "mutation" / "soundness.py"), "--tests",
+                             "tests/test_solver_abstraction_company.py", "009-"], capture_output=True, text=True,
+                            cwd=ROOT)
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert lines[0]["bug"].startswith("009-") and lines[0]["verdict"] == "caught", lines
+    assert lines[-1]["bugs"] == 1 and lines[-1]["caught"] == 1 and result.returncode == 0
 
 
 def test_annotations_nothing_evaluates_are_told_from_those_something_may() -> None:
