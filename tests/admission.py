@@ -17,6 +17,7 @@ import z3
 
 from doubtspec.agents.base import Matchup
 from doubtspec.agents.simulate import iter_game
+from doubtspec.model.actions import Message, PlayReserve, PlayStandard
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, OutcomeReason, Phase
 from doubtspec.solver.abstraction import Fresh
@@ -92,6 +93,37 @@ def check_company_game(admission: Admission, game: Game, seed: int, matchup: Mat
             f"{label}, seed {seed}, {matchup}: round {before.round} is not admitted by the abstraction")
         checked += 1
     return checked
+
+
+def company_events(game: Game, seed: int, matchup: Matchup, max_rounds: int) -> set[str]:
+    """The rare situations of the Company's rounds one simulated game shows, by name: a Message that removes Victims
+    from a Zone ("a Message removes <zone> Victims"; Messaging), a card played to the Reserve and activated later
+    in the same turn ("a Reserve card activated the turn it is played"; Reserve Effects), and the victory a game
+    ends in ("a Profit Victory", "a Star Victory"). The admission tests play a game for each, so that the rounds
+    the agents seldom play are checked every run, not only when a drawn seed happens on one."""
+    events: set[str] = set()
+    reserved: list[int] = []
+    turn = 0
+    for move in iter_game(game, seed, matchup, max_rounds):
+        action = move.action
+        if move.before.round != turn:
+            turn, reserved = move.before.round, []
+        if isinstance(action, Message) and action.victims > 0:
+            events.add(f"a Message removes {action.zone.key} Victims")
+        elif isinstance(action, PlayReserve):
+            reserved.append(action.card)
+        elif isinstance(action, PlayStandard):
+            side = game.company_card(action.card).standard
+            if side is not None and side.trigger is not None and any(
+                    (held := game.company_card(card).reserve) is not None and held.trigger is side.trigger
+                    and held.icon is side.icon for card in reserved):
+                events.add("a Reserve card activated the turn it is played")
+        outcome = move.after.outcome
+        if outcome is not None and outcome.reason is OutcomeReason.PROFIT_VICTORY:
+            events.add("a Profit Victory")
+        elif outcome is not None and outcome.reason is OutcomeReason.STAR_VICTORY:
+            events.add("a Star Victory")
+    return events
 
 
 CHECKS: dict[int, RoundCheck] = {}
