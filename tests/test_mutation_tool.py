@@ -146,28 +146,19 @@ def test_cosmic_rays_wall_limit_leaves_a_starved_fuzzer_to_kill() -> None:
     assert config["cosmic-ray"]["timeout"] >= run.SAFETY_NET
 
 
-REALISTIC = sorted((ROOT / "fuzz" / "mutation" / "realistic").glob("*.diff"))
+HAND_MADE = {"realistic": "src/doubtspec/model/", "soundness": "src/doubtspec/solver/"}
+"""The folders of hand-made bugs under fuzz/mutation/ (`realistic.py`'s engine bugs, `soundness.py`'s solver bugs),
+each with the part of the sources its bugs may edit."""
+BUGS = [(diff, edits) for folder, edits in HAND_MADE.items()
+        for diff in sorted((ROOT / "fuzz" / "mutation" / folder).glob("*.diff"))]
 
 
-@pytest.mark.parametrize("diff", REALISTIC, ids=lambda d: d.stem)
-def test_every_realistic_bug_still_applies_to_the_engine(diff: Path) -> None:
-    # A bug that no longer applies would drop out of `realistic.py`'s figures without a word.
+@pytest.mark.parametrize(("diff", "edits"), BUGS, ids=[f"{d.parent.name}/{d.stem}" for d, _ in BUGS])
+def test_every_hand_made_bug_still_applies(diff: Path, edits: str) -> None:
+    # A bug that no longer applies would drop out of `realistic.py`'s or `soundness.py`'s figures without a word.
     checked = subprocess.run(["git", "apply", "--check", str(diff)], cwd=ROOT, capture_output=True, text=True)
     assert checked.returncode == 0, checked.stderr
-    assert all(line.startswith("+++ b/src/doubtspec/model/") for line in diff.read_text().splitlines()
-               if line.startswith("+++ "))
-
-
-SOUNDNESS = sorted((ROOT / "fuzz" / "mutation" / "soundness").glob("*.diff"))
-
-
-@pytest.mark.parametrize("diff", SOUNDNESS, ids=lambda d: d.stem)
-def test_every_soundness_bug_still_applies_to_the_solver(diff: Path) -> None:
-    # The same for `soundness.py`'s bugs, each an edit of the solver's abstractions.
-    checked = subprocess.run(["git", "apply", "--check", str(diff)], cwd=ROOT, capture_output=True, text=True)
-    assert checked.returncode == 0, checked.stderr
-    assert all(line.startswith("+++ b/src/doubtspec/solver/") for line in diff.read_text().splitlines()
-               if line.startswith("+++ "))
+    assert all(line.startswith(f"+++ b/{edits}") for line in diff.read_text().splitlines() if line.startswith("+++ "))
 
 
 @pytest.mark.slow
