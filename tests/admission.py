@@ -77,6 +77,11 @@ def company_rounds(game: Game, seed: int, matchup: Matchup, max_rounds: int) -> 
             return
 
 
+ADMITTED_ENDS = (OutcomeReason.STAR_VICTORY, OutcomeReason.PROFIT_VICTORY)
+"""The ends of a game whose last round `check_company_game` asks the abstraction to admit (with the target's latch
+set); a defeat or a Movement win ends the run with nothing of the Company's to admit."""
+
+
 def check_company_game(admission: Admission, game: Game, seed: int, matchup: Matchup, max_rounds: int,
                        label: str = "") -> int:
     """Asserts that Set-Up and every round of one simulated game are admitted; returns the rounds checked."""
@@ -87,7 +92,7 @@ def check_company_game(admission: Admission, game: Game, seed: int, matchup: Mat
             assert admission.initial(before), f"{label} seed {seed}: Set-Up is outside the abstraction's start"
             first = False
         outcome = after.outcome
-        if outcome is not None and outcome.reason not in (OutcomeReason.STAR_VICTORY, OutcomeReason.PROFIT_VICTORY):
+        if outcome is not None and outcome.reason not in ADMITTED_ENDS:
             continue  # a defeat or a Movement win ends the run: nothing of the Company's is left to admit
         assert admission.admits(before, after), (
             f"{label}, seed {seed}, {matchup}: round {before.round} is not admitted by the abstraction")
@@ -95,13 +100,14 @@ def check_company_game(admission: Admission, game: Game, seed: int, matchup: Mat
     return checked
 
 
-def company_events(game: Game, seed: int, matchup: Matchup, max_rounds: int) -> set[str]:
-    """The rare situations of the Company's rounds one simulated game shows, by name: a Message that removes Victims
+def company_events(game: Game, seed: int, matchup: Matchup, max_rounds: int) -> dict[str, int]:
+    """The rare situations of the Company's rounds one simulated game shows, by name, with the first round each
+    happens in: a Message that removes Victims
     from a Zone ("a Message removes <zone> Victims"; Messaging), a card played to the Reserve and activated later
     in the same turn ("a Reserve card activated the turn it is played"; Reserve Effects), and the victory a game
     ends in ("a Profit Victory", "a Star Victory"). The admission tests play a game for each, so that the rounds
     the agents seldom play are checked every run, not only when a drawn seed happens on one."""
-    events: set[str] = set()
+    events: dict[str, int] = {}
     reserved: list[int] = []
     turn = 0
     for move in iter_game(game, seed, matchup, max_rounds):
@@ -109,7 +115,7 @@ def company_events(game: Game, seed: int, matchup: Matchup, max_rounds: int) -> 
         if move.before.round != turn:
             turn, reserved = move.before.round, []
         if isinstance(action, Message) and action.victims > 0:
-            events.add(f"a Message removes {action.zone.key} Victims")
+            events.setdefault(f"a Message removes {action.zone.key} Victims", turn)
         elif isinstance(action, PlayReserve):
             reserved.append(action.card)
         elif isinstance(action, PlayStandard):
@@ -117,12 +123,37 @@ def company_events(game: Game, seed: int, matchup: Matchup, max_rounds: int) -> 
             if side is not None and side.trigger is not None and any(
                     (held := game.company_card(card).reserve) is not None and held.trigger is side.trigger
                     and held.icon is side.icon for card in reserved):
-                events.add("a Reserve card activated the turn it is played")
+                events.setdefault("a Reserve card activated the turn it is played", turn)
         outcome = move.after.outcome
         if outcome is not None and outcome.reason is OutcomeReason.PROFIT_VICTORY:
-            events.add("a Profit Victory")
+            events.setdefault("a Profit Victory", turn)
         elif outcome is not None and outcome.reason is OutcomeReason.STAR_VICTORY:
-            events.add("a Star Victory")
+            events.setdefault("a Star Victory", turn)
+    return events
+
+
+def movement_events(states: Iterable[GameState]) -> dict[str, int]:
+    """The rare situations of the Movement's rounds a run of states shows, by name, with the first round each
+    happens in: each Goal achieved ("G<n> achieved"; Goal effects), a Goal achieved with Agitation left on it in an
+    earlier round ("a Goal achieved over several rounds"; Agitation and Goals) and a Goal Victory (Movement Rules).
+    As `company_events`, for the Movement's admission tests."""
+    events: dict[str, int] = {}
+    agitated: dict[int, int] = {}
+    """Goal place to the round Agitation was first left on it."""
+    before: GameState | None = None
+    for state in states:
+        if before is not None:
+            for place, tokens in enumerate(state.goal_agitation):
+                if tokens > 0:
+                    agitated.setdefault(place, before.round)
+            for goal in state.achieved[len(before.achieved):]:
+                events.setdefault(f"G{goal} achieved", before.round)
+                place = before.goals.index(goal) if goal in before.goals else None
+                if place is not None and agitated.get(place, before.round) < before.round:
+                    events.setdefault("a Goal achieved over several rounds", before.round)
+            if _won_by_goals(state) and before.outcome is None:
+                events.setdefault("a Goal Victory", before.round)
+        before = state
     return events
 
 
