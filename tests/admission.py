@@ -12,6 +12,7 @@ and the Profit cut's bounds included), over the states a game passes through at 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 
 import z3
 
@@ -25,6 +26,14 @@ from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstractio
 from doubtspec.solver.abstraction.company_schedules import ScheduleProver
 from doubtspec.solver.abstraction.movement import MovementModel, RoundCheck
 from doubtspec.solver.abstraction.movement_pacing import first_pacing_round
+
+DATA = Path(__file__).parent / "data"
+CARD_FILES = {"shipped": None, "tiny": DATA / "tiny.toml", "tiny3": DATA / "tiny3.toml",
+              "tiny_movement": DATA / "tiny_movement.toml", "large": DATA / "large.toml"}
+"""The card files both admission tests play (None: the shipped set), each with its own Company, Movement and Goals."""
+FIRST_SEED = 11
+"""The seed of the first file's simulated games in the admission tests; the i-th file's is `FIRST_SEED` + i, so the
+Company's and the Movement's tests check the same games."""
 
 
 class Admission:

@@ -19,6 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from admission import (
+    CARD_FILES,
+    FIRST_SEED,
     assert_movement_rounds_admitted,
     movement_events,
     movement_round_states,
@@ -43,16 +45,12 @@ from doubtspec.solver.unrolling.witness import replay_actions
 from doubtspec.solver.verdict import Budget, TurnVerdict
 
 DATA = Path(__file__).parent / "data"
-SHIPPED = Game(load_cards())
-TINY = Game(load_cards(DATA / "tiny_movement.toml"))
-LARGE = Game(load_cards(DATA / "large.toml"))
+ADMITTED = {name: Game(load_cards(path)) for name, path in CARD_FILES.items()}
+"""Every card file of the admission tests: each file's own Movement cards and Goals meet the abstraction (a Refresh
+forbidden to flip a card flipped to pay that turn refused 18 rounds of games on tiny.toml and tiny3.toml, which the
+Movement's tests once never played, and none of 110 on the shipped set at the same seeds)."""
+SHIPPED, TINY, LARGE = ADMITTED["shipped"], ADMITTED["tiny_movement"], ADMITTED["large"]
 FILES = {"shipped": SHIPPED, "tiny": TINY, "large": LARGE}
-ADMITTED = {"shipped": SHIPPED, "tiny-company": Game(load_cards(DATA / "tiny.toml")),
-            "tiny3": Game(load_cards(DATA / "tiny3.toml")), "tiny": TINY, "large": LARGE}
-"""Every card file of the tests, for the admission checks, in the order and with the seeds of the Company's (each
-file's own Movement cards and Goals meet the abstraction: a Refresh forbidden to flip a card flipped to pay that
-turn refused 18 rounds of games on tiny.toml and tiny3.toml, which the Movement's tests never played, and none of
-110 on the shipped set at the same seeds)."""
 AGENTS = ("random", "careful", "greedy")
 
 
@@ -61,7 +59,7 @@ AGENTS = ("random", "careful", "greedy")
 def test_every_round_of_simulated_games_is_admitted(company: str, movement: str) -> None:
     """Every pairing on every card file: the games of the Company's admission test."""
     checked = 0
-    for seed, game in enumerate(ADMITTED.values(), 11):
+    for seed, game in enumerate(ADMITTED.values(), FIRST_SEED):
         dealt, starts = movement_round_states(simulated_states(game, seed, Matchup(company, movement), 8))
         checked += assert_movement_rounds_admitted(game, dealt, starts)
     assert checked >= len(ADMITTED)
@@ -85,10 +83,10 @@ RARE = (
     ("G5 achieved", "shipped", 2, "careful", "greedy"),
     ("G6 achieved", "shipped", 11, "careful", "greedy"),
     ("G7 achieved", "shipped", 9, "greedy", "greedy"),
-    ("G8 achieved", "tiny", 5, "careful", "greedy"),
-    ("G9 achieved", "tiny", 12, "careful", "greedy"),
+    ("G8 achieved", "tiny_movement", 5, "careful", "greedy"),
+    ("G9 achieved", "tiny_movement", 12, "careful", "greedy"),
     ("a Goal achieved over several rounds", "shipped", 1, "careful", "greedy"),
-    ("a Goal Victory", "tiny", 5, "careful", "greedy"),
+    ("a Goal Victory", "tiny_movement", 5, "careful", "greedy"),
 )
 """A game of a card file that shows each rare situation of the Movement's rounds within 8 rounds
 (`admission.movement_events`): every Goal's effects, a Goal paid over several rounds, the victory. Of 810 games of

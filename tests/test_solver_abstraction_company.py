@@ -11,14 +11,21 @@ rejected rather than used.
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import pytest
 import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from admission import ADMITTED_ENDS, Admission, check_company_game, company_events, company_rounds
+from admission import (
+    ADMITTED_ENDS,
+    CARD_FILES,
+    FIRST_SEED,
+    Admission,
+    check_company_game,
+    company_events,
+    company_rounds,
+)
 from doubtspec.agents.base import Matchup
 from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
@@ -27,9 +34,7 @@ from doubtspec.solver.abstraction import Budget, Lemma, TurnVerdict, prove_lemma
 from doubtspec.solver.abstraction.company import STAR, CompanyAbstraction, covered_classes
 from doubtspec.solver.abstraction.prover import AbstractionProver
 
-DATA = Path(__file__).parent / "data"
-FILES = {"shipped": None, "tiny": DATA / "tiny.toml", "tiny3": DATA / "tiny3.toml",
-         "tiny_movement": DATA / "tiny_movement.toml", "large": DATA / "large.toml"}
+FILES = CARD_FILES
 GAMES = {name: Game(load_cards(path)) for name, path in FILES.items()}
 AGENTS = ("random", "careful", "greedy")
 
@@ -43,7 +48,8 @@ def _check_game(name: str, seed: int, matchup: Matchup, max_rounds: int) -> int:
 
 @pytest.mark.parametrize(("company", "movement"), list(itertools.product(AGENTS, AGENTS)))
 def test_every_round_of_a_simulated_game_is_admitted(company: str, movement: str) -> None:
-    checked = sum(_check_game(name, 11 + i, Matchup(company, movement), 8) for i, name in enumerate(FILES))
+    checked = sum(_check_game(name, seed, Matchup(company, movement), 8)
+                  for seed, name in enumerate(FILES, FIRST_SEED))
     assert checked > 0
 
 
