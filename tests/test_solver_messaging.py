@@ -10,6 +10,7 @@ tiny files, stays within the round's bound; and the facts behind it hold at ever
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Iterable, Iterator
@@ -20,15 +21,17 @@ import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from admission import Admission, at_rest_starts
 from doubtspec.agents.base import Matchup, make_agent
 from doubtspec.agents.simulate import iter_game
 from doubtspec.model.actions import Action, ChooseStart, Message, MovementBuy, MovementPlay, Pass
 from doubtspec.model.cards import BonusKind, MarketAction, Zone, load_cards
-from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
+from doubtspec.model.engine import apply, current_actor, legal_actions, new_game, play
 from doubtspec.model.game import Game
 from doubtspec.model.movement import face_up_icons
 from doubtspec.model.state import Actor, GameState, Phase, Side
 from doubtspec.model.steps import ChooseStartingCard, Messaging
+from doubtspec.reports.trace import check_cards, load_trace
 from doubtspec.solver.abstraction.company import STAR, CompanyAbstraction
 from doubtspec.solver.abstraction.messaging import ZONES, MessagingBounds
 from doubtspec.solver.abstraction.messaging_caps import candidates, prove_caps
@@ -435,3 +438,94 @@ def test_many_first_three_movement_turns_stay_within_the_caps(name: str) -> None
     states, most = _three_turns(name, range(100), 3_000)
     assert states > 50_000
     assert most == CAPS[name][3]  # the cap is reached: 3 Messaging in turn 3 is a game's
+
+
+# --- games found at the edge of the bound (fuzz/messaging_edge.py) ---
+
+EDGE = DATA / "messaging"
+EDGE_GAMES: dict[str, tuple[int, Zone | None]] = {
+    # trace: (the most Messaging a Messaging action of the round has at least, a Zone a Victim is removed from)
+    "large-first-adults-round3.trace": (3, Zone.ADULTS),
+    "large-first-children-round3.trace": (2, Zone.CHILDREN),
+    "large-first-elderly-round4.trace": (4, Zone.ELDERLY),
+    "large-first-middle_age-round4.trace": (4, Zone.MIDDLE_AGE),
+    "large-spend-round3.trace": (3, None),
+    "large-spend-round4.trace": (4, None),
+    "large-spend-round5.trace": (6, None),
+    "large-spend-round6.trace": (8, None),
+    "shipped-first-adults-round3.trace": (3, Zone.ADULTS),
+    "shipped-first-children-round3.trace": (2, Zone.CHILDREN),
+    "shipped-first-elderly-round4.trace": (4, Zone.ELDERLY),
+    "shipped-first-middle_age-round4.trace": (4, Zone.MIDDLE_AGE),
+    "shipped-spend-round3.trace": (3, None),
+    "shipped-spend-round4.trace": (4, None),
+    "shipped-spend-round5.trace": (6, None),
+    "shipped-spend-round6.trace": (8, None),
+}
+"""The recorded games of `tests/data/messaging/`, each with what it shows. The agents and the games above seldom
+Message before round 5, so without these a figure of rounds 3-6 or a Zone's first open round could be tightened
+below what a game reaches and no test would fail. Each was found by a beam search over the Movement's choices
+(`fuzz/messaging_edge.py`, which writes them again); if a change to the engine or the cards loses what a game
+shows, its test fails and the search is run again."""
+
+
+def _replay_watched(name: str, path: Path) -> tuple[Watch, dict[int, int], dict[int, set[Zone]], list[GameState]]:
+    """Replays a recorded game through the checked engine under `Watch`: returns it, the most Messaging a
+    Messaging action of each round had, the Zones Victims were removed from in each round, and the states at the
+    start of each round."""
+    trace = load_trace(path)
+    game = GAMES[name]
+    assert check_cards(trace, game) is None
+    bounds = BOUNDS[name]
+    watch = Watch(name)
+    spend: dict[int, int] = {}
+    zones: dict[int, set[Zone]] = {}
+    state = new_game(game)
+    states = [state]
+    watch.see(state)
+    for action in trace.parsed():
+        if state.pending and isinstance(state.pending[0], Messaging):
+            have = state.pending[0].icons + state.messaging
+            assert have <= bounds.action[state.round - 1], (path.name, state.round, have)
+            spend[state.round] = max(spend.get(state.round, 0), have)
+            if isinstance(action, Message) and action.victims:
+                zones.setdefault(state.round, set()).add(action.zone)
+        watch.took(state, action)
+        state = play(state, action)
+        states.append(state)
+        watch.see(state)
+    return watch, spend, zones, at_rest_starts(states, ROUNDS_RECORDED)
+
+
+ROUNDS_RECORDED = 7
+"""The recorded games stop at the start of the round after their event, round 7 at the latest."""
+
+
+def test_every_recorded_edge_game_is_listed() -> None:
+    assert sorted(p.name for p in EDGE.glob("*.trace")) == sorted(EDGE_GAMES)
+
+
+@pytest.mark.parametrize("trace", sorted(EDGE_GAMES))
+def test_games_at_the_edge_of_the_bound_stay_within_it(trace: str) -> None:
+    """Every Messaging offered in the recorded game is within the bound, every round of it is a round of the
+    Company's abstraction (whose removals the bound limits), and the game still shows what it was recorded for:
+    the most Messaging found for one action of its round, or the earliest removal found from a Zone (so the
+    round's figure, or the Zone's first open round, cannot be tightened past it unnoticed)."""
+    name, rest = trace.split("-", 1)
+    round_ = int(rest.rsplit("round", 1)[1].removesuffix(".trace"))
+    least, zone = EDGE_GAMES[trace]
+    watch, spend, zones, starts = _replay_watched(name, EDGE / trace)
+    assert watch.offers > 0
+    assert spend.get(round_, 0) >= least
+    if zone is not None:
+        assert zone in zones.get(round_, set())
+        assert zone not in BOUNDS[name].closed(round_)
+    admission = _admission(name)
+    assert starts[-1].round == round_ + 1, "the recorded game stops before its round is over"
+    for before, after in itertools.pairwise(starts):
+        assert admission.admits(before, after), f"{trace}: round {before.round} is not admitted by the abstraction"
+
+
+@functools.cache
+def _admission(name: str) -> Admission:
+    return Admission(GAMES[name])
