@@ -1,18 +1,20 @@
-"""Soundness bugs in the solver's abstractions, run against the tests that check the abstractions against the engine.
+"""Soundness bugs in the solver's methods, run against the tests that check those methods against the engine.
 
 A solver's "impossible by turn k" is a proof about the game only while every round the engine plays is a
 transition of the abstraction it was proved in, and every fact and bound the provers assert holds in real games
 (docs/solver.md, "Trust"). The bugs in `soundness/` are what a person editing `src/doubtspec/solver/` could write
 that breaks exactly that: a bound one too tight, a zone left out of a sum, a rule read for the wrong round, a
-lemma stated slightly too strong. Each narrows an abstraction, and each was shown to refuse rounds, facts or
-bounds of games the engine played when it was written, so every one would let the solver prove a false "no".
+lemma stated slightly too strong, a step of the exact unrolling that refuses or changes an engine step. Each
+narrows a method, and each was shown to refuse rounds, steps, facts or bounds of games the engine played when it
+was written, so every one would let the solver prove a false "no".
 
-Each bug is applied alone to a copy of `src/` and the soundness tests (`SOUNDNESS_TESTS`, the default suite's
-part that checks the abstractions, the provers' facts and the cuts against the engine; slow tests left out as
-the suite leaves them) are run against it, stopping at the first failure. Hypothesis's seed is fixed
-(`--hypothesis-seed`, 0 unless given) and its example database is a fresh folder per bug, so a run is
-repeatable and no bug's failing example helps another. One JSON line per bug, then a summary line; the exit code
-is 0 when every bug is caught.
+Each bug is applied alone to a copy of `src/` and the tests that check the method it edits (`tests_for`: for
+the abstractions `SOUNDNESS_TESTS`, the default suite's part that checks them, the provers' facts and the cuts
+against the engine; for the exact unrolling `UNROLLING_TESTS`, its steps against the engine's and its answers
+against the exhaustive search; slow tests left out as the suite leaves them) are run against it, stopping at the
+first failure. Hypothesis's seed is fixed (`--hypothesis-seed`, 0 unless given) and its example database is a
+fresh folder per bug, so a run is repeatable and no bug's failing example helps another. One JSON line per bug,
+then a summary line; the exit code is 0 when every bug is caught.
 
     python fuzz/mutation/soundness.py [--hypothesis-seed N] [--tests TEST ...] [--shard I/K] [NAME-PREFIX ...]
 """
@@ -45,8 +47,27 @@ SOUNDNESS_TESTS = (
     "tests/test_solver_agreement.py",
     "tests/test_solver_on_drawn_card_files.py",
 )
-"""The tests run against each bug, in this order (the cheap one-round admission checks first, so that most bugs
-stop early)."""
+"""The tests run against each bug in an abstraction, in this order (the cheap one-round admission checks first, so
+that most bugs stop early)."""
+UNROLLING_TESTS = (
+    "tests/test_solver_transition.py",
+    "tests/test_solver_movement.py",
+    "tests/test_solver_agreement.py",
+    "tests/test_solver_hunt.py",
+    "tests/test_solver_queries.py",
+)
+"""The tests run against each bug in the exact unrolling (`solver/unrolling/`): its steps against the engine's,
+state by state, its answers against the exhaustive search and its witnesses replayed through the engine."""
+
+
+def tests_for(diff: Path) -> list[str]:
+    """The tests that check the method a bug edits: the unrolling's for a bug that edits only `solver/unrolling/`,
+    else the abstractions'."""
+    edited = [line.split(" b/", 1)[1] for line in diff.read_text(encoding="utf-8").splitlines()
+              if line.startswith("diff --git ")]
+    if edited and all(path.startswith("src/doubtspec/solver/unrolling/") for path in edited):
+        return list(UNROLLING_TESTS)
+    return list(SOUNDNESS_TESTS)
 
 
 def first_error(output: str) -> str | None:
@@ -87,16 +108,15 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hypothesis-seed", type=int, default=0, help="Hypothesis's seed for the tests")
     parser.add_argument("--tests", action="append", default=[], metavar="TEST",
-                        help="run these tests (files or node ids) instead of SOUNDNESS_TESTS (repeatable)")
+                        help="run these tests (files or node ids) instead of the bug's (`tests_for`; repeatable)")
     parser.add_argument("--shard", default="1/1", help="I/K: run every K-th bug from the I-th")
     parser.add_argument("names", nargs="*", help="run only the bugs whose file name starts with one of these")
     args = parser.parse_args(argv)
     diffs = sorted(d for d in BUGS.glob("*.diff") if not args.names or d.name.startswith(tuple(args.names)))
     index, count = (int(part) for part in args.shard.split("/"))
-    tests = args.tests or list(SOUNDNESS_TESTS)
     records = []
     for diff in diffs[index - 1::count]:
-        record = run_one(diff, tests, args.hypothesis_seed)
+        record = run_one(diff, args.tests or tests_for(diff), args.hypothesis_seed)
         records.append(record)
         print(json.dumps(record), flush=True)
     caught = [r for r in records if r["verdict"] == "caught"]
