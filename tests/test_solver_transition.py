@@ -16,8 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from doubtspec.agents.base import Matchup
+from doubtspec.agents.simulate import iter_game
 from doubtspec.model.actions import Action, Buy, BuySource, EndBuy, EndPlay, Pass, PlayReserve, PlayStandard, Unlobby
-from doubtspec.model.cards import load_cards
+from doubtspec.model.cards import DrawCards, load_cards
 from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
 from doubtspec.model.game import Game
 from doubtspec.model.rulings import Rulings
@@ -107,8 +109,7 @@ def _step_for(enc: Encoder, s: SymState, state: GameState, action: Action) -> St
 
 
 def check_agreement(game: Game, state: GameState, choice: int, seed: int) -> None:
-    tables = Tables.of(game)
-    enc = Encoder(tables)
+    """The step of the `choice`-th engine-legal action (mostly one that is not an End) agrees with the engine."""
     if state.phase is Phase.MOVEMENT_TURN:
         action: Action = Pass()
     else:
@@ -116,7 +117,12 @@ def check_agreement(game: Game, state: GameState, choice: int, seed: int) -> Non
         going = [a for a in actions if not isinstance(a, EndPlay | EndBuy)]
         pool = going if going and choice % 4 else list(actions)
         action = pool[(choice // 4) % len(pool)]
-    step = _step_for(enc, concrete(tables, state), state, action)
+    check_step(Tables.of(game), state, action, seed)
+
+
+def check_step(tables: Tables, state: GameState, action: Action, seed: int) -> None:
+    """The step encoded over `state` admits the engine-legal `action`, and its model's successor is the engine's."""
+    step = _step_for(Encoder(tables), concrete(tables, state), state, action)
     solver = Solver(seed=seed)
     for group in step.groups:
         solver.add(group.constraint)
@@ -183,3 +189,71 @@ def test_reshuffle_sequence_with_a_reserve_agrees(name: str) -> None:
         trace: list[Action] = []
         run_step(tables, step, solver.model(), state, trace)
         assert trace[0] == EndBuy()
+
+
+# --- whole games: Company steps in situations the generated states seldom reach ---
+
+
+def _situation(game: Game, state: GameState, action: Action) -> str | None:
+    """The rare situation a Company step at rest is in, if any."""
+    if state.pending or state.phase not in (Phase.COMPANY_PLAY, Phase.COMPANY_BUY):
+        return None
+    if isinstance(action, Buy) and action.source is BuySource.TRASH and len(state.trash) >= 2:
+        return TRASH  # which card of the trash a buy takes (only the top one, under trash-buy=top-only)
+    if isinstance(action, PlayStandard) and _near_miss(game, state, action.card):
+        return RESERVE  # which Reserve cards a play activates (trigger and icon must both match: Reserve Effects)
+    if isinstance(action, PlayStandard) and state.c_discard and len(state.c_deck) == _draws(game, action.card):
+        return MID_PLAY  # the deck holds just the cards the play draws: no mid-play reshuffle (Reshuffle Sequence)
+    if isinstance(action, EndBuy) and len(state.c_deck) == game.cards.rules.company_hand_size:
+        return EXACT  # the Draw Phase draws the whole deck, and no Reshuffle Sequence runs
+    if isinstance(action, EndPlay) and state.discount:
+        return DISCOUNT  # a discount kept from the Play Phase for the Buy Phase (Spending Budget)
+    return None
+
+
+def _near_miss(game: Game, state: GameState, card: int) -> bool:
+    """Whether playing `card` triggers with a Reserve card of the same trigger but another icon (not activated)."""
+    side = game.company_card(card).standard
+    if side is None or side.trigger is None:
+        return False
+    reserve = [game.company_card(c).reserve for c in state.c_reserve]
+    return any(r is not None and r.trigger is side.trigger and r.icon is not side.icon for r in reserve)
+
+
+def _draws(game: Game, card: int) -> int | None:
+    """The cards the standard side of `card` draws (None when it draws none)."""
+    side = game.company_card(card).standard
+    drawn = sum(e.count for e in side.effects if isinstance(e, DrawCards)) if side is not None else 0
+    return drawn or None
+
+
+TRASH = "a buy from a trash of two cards or more"
+RESERVE = "a play whose trigger a Reserve card shares, with another icon"
+MID_PLAY = "a play that draws exactly the cards left in the deck"
+EXACT = "a Draw Phase with exactly a hand of cards in the deck"
+DISCOUNT = "a Play Phase ending with a discount for the next buy"
+WHOLE_GAMES = {"shipped": GAMES["shipped"], "large": Game(load_cards(DATA / "large.toml"))}
+RARE = (
+    ("shipped", 11, "careful", "random", (MID_PLAY,)),
+    ("shipped", 12, "careful", "random", (TRASH, RESERVE, EXACT, DISCOUNT)),
+    ("large", 11, "careful", "random", (MID_PLAY, EXACT, DISCOUNT)),
+    ("large", 12, "careful", "random", (RESERVE,)),
+    ("large", 14, "careful", "greedy", (TRASH,)),
+)
+"""Simulated games (card file, seed, agents, situations shown) with Company steps in situations the generated
+states above seldom reach. Every step of such a game in one of the situations listed is checked."""
+
+
+@pytest.mark.parametrize(("name", "seed", "company", "movement", "situations"), RARE)
+def test_company_steps_of_rare_situations_in_whole_games_agree(name: str, seed: int, company: str, movement: str,
+                                                               situations: tuple[str, ...]) -> None:
+    game = WHOLE_GAMES[name]
+    tables = Tables.of(game)
+    shown: dict[str, int] = {}
+    for move in iter_game(game, seed, Matchup(company, movement), 8):
+        situation = _situation(game, move.before, move.action)
+        if situation in situations:
+            check_step(tables, move.before, move.action, 0)
+            shown[situation] = shown.get(situation, 0) + 1
+    # The game must still show each situation, or the test would quietly check less.
+    assert sorted(shown) == sorted(situations), f"{name} seed {seed}: {company} against {movement} shows {shown}"
