@@ -9,6 +9,7 @@ must equal the model's, field by field (`doubtspec.solver.unrolling.witness.run_
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from hypothesis import strategies as st
 from doubtspec.agents.base import Matchup
 from doubtspec.agents.simulate import iter_game
 from doubtspec.model.actions import Action, Buy, BuySource, EndBuy, EndPlay, Pass, PlayReserve, PlayStandard, Unlobby
-from doubtspec.model.cards import DrawCards, load_cards
+from doubtspec.model.cards import AddDoubt, DrawCards, load_cards
 from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
 from doubtspec.model.game import Game
 from doubtspec.model.rulings import Rulings
@@ -204,6 +205,10 @@ def _situation(game: Game, state: GameState, action: Action) -> str | None:
         return RESERVE  # which Reserve cards a play activates (trigger and icon must both match: Reserve Effects)
     if isinstance(action, PlayStandard) and state.c_discard and len(state.c_deck) == _draws(game, action.card):
         return MID_PLAY  # the deck holds just the cards the play draws: no mid-play reshuffle (Reshuffle Sequence)
+    if isinstance(action, PlayStandard) and state.c_discard and len(state.c_deck) < (_draws(game, action.card) or 0):
+        return MID_RESHUFFLE  # the play's draw reshuffles the discards and goes on drawing (Reshuffle Sequence)
+    if isinstance(action, PlayStandard) and _spills(game, state, action.card):
+        return SPILL  # Adding Doubt: what one column of the group has no room for goes to the other
     if isinstance(action, EndBuy) and len(state.c_deck) == game.cards.rules.company_hand_size:
         return EXACT  # the Draw Phase draws the whole deck, and no Reshuffle Sequence runs
     if isinstance(action, EndPlay) and state.discount:
@@ -227,17 +232,38 @@ def _draws(game: Game, card: int) -> int | None:
     return drawn or None
 
 
+@functools.cache
+def _doubt_capacity(game: Game) -> tuple[int, ...]:
+    return tuple(Tables.of(game).doubt_capacity)
+
+
+def _spills(game: Game, state: GameState, card: int) -> bool:
+    """Whether playing `card` adds more Doubt to a group than either of its columns has room for (both have some)."""
+    side = game.company_card(card).standard
+    capacity = _doubt_capacity(game)
+    for effect in side.effects if side is not None else ():
+        if isinstance(effect, AddDoubt):
+            a, b = (int(column) for column in effect.group.columns)
+            room = (capacity[a] - state.doubt[a], capacity[b] - state.doubt[b])
+            if min(room) > 0 and effect.count > max(room):
+                return True
+    return False
+
+
 TRASH = "a buy from a trash of two cards or more"
 RESERVE = "a play whose trigger a Reserve card shares, with another icon"
 MID_PLAY = "a play that draws exactly the cards left in the deck"
+MID_RESHUFFLE = "a play that draws more cards than the deck holds"
+SPILL = "a play adding more Doubt than either column of its group has room for"
 EXACT = "a Draw Phase with exactly a hand of cards in the deck"
 DISCOUNT = "a Play Phase ending with a discount for the next buy"
 WHOLE_GAMES = {"shipped": GAMES["shipped"], "large": Game(load_cards(DATA / "large.toml"))}
 RARE = (
     ("shipped", 11, "careful", "random", (MID_PLAY,)),
     ("shipped", 12, "careful", "random", (TRASH, RESERVE, EXACT, DISCOUNT)),
+    ("shipped", 14, "careful", "random", (SPILL,)),
     ("large", 11, "careful", "random", (MID_PLAY, EXACT, DISCOUNT)),
-    ("large", 12, "careful", "random", (RESERVE,)),
+    ("large", 12, "careful", "random", (RESERVE, MID_RESHUFFLE)),
     ("large", 14, "careful", "greedy", (TRASH,)),
 )
 """Simulated games (card file, seed, agents, situations shown) with Company steps in situations the generated
