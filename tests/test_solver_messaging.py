@@ -4,8 +4,9 @@ The bound rests on facts about the Movement's Messaging (tokens held, face-up ic
 Doubt paid first), each derived from the card file. A bound that a game could break would make the Company's
 proofs false, so it is checked against the engine the way the abstraction's rounds are: every Messaging choice
 the engine offers (not only the ones taken) in simulated games of every agent pairing, in games played by a
-Movement that seeks Messaging, and in explored first Movement turns, on the shipped set, the large file and the
-tiny files, stays within the round's bound; and the facts behind it hold at every Movement turn.
+Movement that seeks Messaging, in explored first Movement turns, on the shipped set, the large file and the tiny
+files, and in games found by a search for the most Messaging per round (`tests/data/messaging/`), stays within the
+round's bound; and the facts behind it hold at every Movement turn.
 """
 
 from __future__ import annotations

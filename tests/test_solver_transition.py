@@ -5,6 +5,7 @@ an engine-legal free action is drawn; the step is encoded over the concrete stat
 action's decision fixed and the follow-up choices (Doubt columns, draws, Lobby targets) left to
 Z3; the model's choices are then played through the checked engine, and the engine's successor
 must equal the model's, field by field (`doubtspec.solver.unrolling.witness.run_step` raises otherwise).
+The same comparison runs over the Company's steps of simulated games in situations those states seldom reach.
 """
 
 from __future__ import annotations
