@@ -203,6 +203,8 @@ def _situations(game: Game, state: GameState, action: Action) -> set[str]:
     found = set()
     if isinstance(action, Buy) and action.source is BuySource.TRASH and len(state.trash) >= 2:
         found.add(TRASH)  # which card of the trash a buy takes (only the top one, under trash-buy=top-only)
+    if isinstance(action, PlayReserve):
+        found.add(TO_RESERVE)  # where the card goes: the right end of the Reserve (Reserve Effects)
     if isinstance(action, PlayStandard):
         if _near_miss(game, state, action.card):
             found.add(RESERVE)  # which Reserve cards activate: trigger and icon must both match (Reserve Effects)
@@ -255,6 +257,7 @@ def _spills(game: Game, state: GameState, card: int) -> bool:
 
 TRASH = "a buy from a trash of two cards or more"
 RESERVE = "a play whose trigger a Reserve card shares, with another icon"
+TO_RESERVE = "a play into the Reserve"
 MID_PLAY = "a play that draws exactly the cards left in the deck"
 MID_RESHUFFLE = "a play that draws more cards than the deck holds"
 SPILL = "a play adding more Doubt than either column of its group has room for"
@@ -263,10 +266,10 @@ DISCOUNT = "a Play Phase ending with a discount for the next buy"
 WHOLE_GAMES = {"shipped": GAMES["shipped"], "large": Game(load_cards(DATA / "large.toml"))}
 RARE = (
     ("shipped", 11, "careful", "random", (MID_PLAY,)),
-    ("shipped", 12, "careful", "random", (TRASH, RESERVE, EXACT, DISCOUNT)),
+    ("shipped", 12, "careful", "random", (TRASH, RESERVE, TO_RESERVE, EXACT, DISCOUNT)),
     ("shipped", 14, "careful", "random", (SPILL,)),
     ("large", 11, "careful", "random", (MID_PLAY, EXACT, DISCOUNT)),
-    ("large", 12, "careful", "random", (RESERVE, MID_RESHUFFLE)),
+    ("large", 12, "careful", "random", (RESERVE, TO_RESERVE, MID_RESHUFFLE)),
     ("large", 14, "careful", "greedy", (TRASH,)),
 )
 """Simulated games (card file, seed, agents, situations shown) with Company steps in situations the generated
