@@ -103,8 +103,9 @@ class Search:
                     moved = tuple(v + (action.victims if z == action.zone else 0) for z, v in enumerate(removed))
                     opened = sum(self.bounds.doubt[z] for z in range(4) if moved[z])
                     self.best.note("use", state.round, sum(moved) + opened, (*h, action))
-                    self.best.note(f"first-{Zone(action.zone).name.lower()}", state.round, ROUNDS + 1 - state.round,
-                                   (*h, action))
+                    # One entry per round a Zone loses a Victim in (its value only says "found"); `main` writes
+                    # the earliest round's.
+                    self.best.note(f"first-{Zone(action.zone).name.lower()}", state.round, 1, (*h, action))
                 stack.append((after, (*h, action), moved))
         return ends
 
@@ -125,6 +126,8 @@ class Search:
         return state, tuple(h)
 
     def _score(self, state: GameState, removed: int) -> float:
+        """What the beam keeps the best of: the Messaging to come (tokens, face-up icons, the best icon in hand,
+        a little for Influence), or, for the objective "removed", the Victims removed so far first."""
         icons = face_up_icons(self.game, state.tableau).messaging
         hand = max((self.game.movement_card(c).icons.messaging for c in state.m_hand), default=0)
         tie = self.rng.random() * 0.01
