@@ -63,6 +63,10 @@ class Watch:
         self.offers = 0
         self.removals = 0
         self.turns = 0
+        self.spend: dict[int, int] = {}
+        """Per round: the most Messaging (icons left and tokens) a Messaging action had."""
+        self.emptied: dict[int, set[Zone]] = {}
+        """Per round: the Zones Victims were removed from."""
 
     def _facts(self, state: GameState) -> None:
         t = state.round
@@ -83,6 +87,11 @@ class Watch:
             self._facts(state)
         if state.pending and isinstance(state.pending[0], Messaging):
             self._facts(state)
+            t = state.round
+            have = state.pending[0].icons + state.messaging
+            if 1 <= t <= len(self.bounds.action):
+                assert have <= self.bounds.action[t - 1], f"{self.name} round {t}: a Messaging action with {have}"
+            self.spend[t] = max(self.spend.get(t, 0), have)
             for action in legal_actions(state):
                 if isinstance(action, Message):
                     self.offers += 1
@@ -96,6 +105,8 @@ class Watch:
         if isinstance(action, Message) and state.pending and isinstance(state.pending[0], Messaging):
             self.removed[action.zone] += action.victims
             self.removals += action.victims
+            if action.victims:
+                self.emptied.setdefault(state.round, set()).add(action.zone)
 
 
 def _watch_game(name: str, seed: int, matchup: Matchup, max_rounds: int) -> Watch:
@@ -380,7 +391,6 @@ def _three_turns(name: str, seeds: Iterable[int], cap: int) -> tuple[int, int]:
     turns between them at random, several per end state): each Messaging action's icons and tokens stay within the
     capped figure of its turn, and each Message offered within the capped bounds. Returns the states seen and the
     most Messaging seen in turn 3."""
-    bounds = BOUNDS[name]
     rng = random.Random(11)
     seen_states = 0
     most = 0
@@ -399,11 +409,6 @@ def _three_turns(name: str, seeds: Iterable[int], cap: int) -> tuple[int, int]:
             if current_actor(state) is Actor.COMPANY or state.round != root.round:
                 ends.append(state)
                 continue
-            if state.pending and isinstance(state.pending[0], Messaging):
-                have = state.pending[0].icons + state.messaging
-                assert have <= bounds.action[state.round - 1], (name, state.round, have)
-                if state.round == 3:
-                    most = max(most, have)
             watch.removed = [0, 0, 0, 0]
             watch.see(state)
             for action in legal_actions(state):
@@ -412,6 +417,7 @@ def _three_turns(name: str, seeds: Iterable[int], cap: int) -> tuple[int, int]:
                     seen.add(after)
                     stack.append(after)
         seen_states += len(seen)
+        most = max(most, watch.spend.get(3, 0))
         return ends
 
     for root in _setups(GAMES[name], seeds):
@@ -470,32 +476,22 @@ below what a game reaches and no test would fail. Each was found by a beam searc
 shows, its test fails and the search is run again."""
 
 
-def _replay_watched(name: str, path: Path) -> tuple[Watch, dict[int, int], dict[int, set[Zone]], list[GameState]]:
-    """Replays a recorded game through the checked engine under `Watch`: returns it, the most Messaging a
-    Messaging action of each round had, the Zones Victims were removed from in each round, and the states at the
-    start of each round."""
+def _replay_watched(name: str, path: Path) -> tuple[Watch, list[GameState]]:
+    """Replays a recorded game through the checked engine under `Watch` (which checks every Messaging action and
+    offer against the bound): returns it and the states at the start of each round."""
     trace = load_trace(path)
     game = GAMES[name]
     assert check_cards(trace, game) is None
-    bounds = BOUNDS[name]
     watch = Watch(name)
-    spend: dict[int, int] = {}
-    zones: dict[int, set[Zone]] = {}
     state = new_game(game)
     states = [state]
     watch.see(state)
     for action in trace.parsed():
-        if state.pending and isinstance(state.pending[0], Messaging):
-            have = state.pending[0].icons + state.messaging
-            assert have <= bounds.action[state.round - 1], (path.name, state.round, have)
-            spend[state.round] = max(spend.get(state.round, 0), have)
-            if isinstance(action, Message) and action.victims:
-                zones.setdefault(state.round, set()).add(action.zone)
         watch.took(state, action)
         state = play(state, action)
         states.append(state)
         watch.see(state)
-    return watch, spend, zones, at_rest_starts(states, ROUNDS_RECORDED)
+    return watch, at_rest_starts(states, ROUNDS_RECORDED)
 
 
 ROUNDS_RECORDED = 7
@@ -515,11 +511,11 @@ def test_games_at_the_edge_of_the_bound_stay_within_it(trace: str) -> None:
     name, rest = trace.split("-", 1)
     round_ = int(rest.rsplit("round", 1)[1].removesuffix(".trace"))
     least, zone = EDGE_GAMES[trace]
-    watch, spend, zones, starts = _replay_watched(name, EDGE / trace)
+    watch, starts = _replay_watched(name, EDGE / trace)
     assert watch.offers > 0
-    assert spend.get(round_, 0) >= least
+    assert watch.spend.get(round_, 0) >= least
     if zone is not None:
-        assert zone in zones.get(round_, set())
+        assert zone in watch.emptied.get(round_, set())
         assert zone not in BOUNDS[name].closed(round_)
     admission = _admission(name)
     assert starts[-1].round == round_ + 1, "the recorded game stops before its round is over"
