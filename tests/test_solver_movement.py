@@ -9,12 +9,18 @@ the Movement's step is encoded over the concrete state with those decisions fixe
 replayed through the checked engine (`witness.run_step`), and the engine's successor must equal the
 model's on the whole state vector. Company steps of such games are checked the same way with the
 Movement's side in the vector (bans, Restriction cards, Pacing).
+
+Random playouts seldom buy a lobbied card, Message Victims away or fill a Tableau, so whole games of the
+simulation agents are checked too: recorded games (card file, seed, agents) each asserted to still show the
+situations they are listed for, whose Movement turns, with every decision and Market draw fixed to the game's,
+must replay as the game's own moves to the game's own state.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -22,7 +28,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.test_solver_transition import _fix
 
-from doubtspec.agents.base import CarefulAgent
+from doubtspec.agents.base import AGENTS, NEEDS_SPIEL, CarefulAgent, Matchup
+from doubtspec.agents.simulate import Move, iter_game
 from doubtspec.model.actions import (
     Action,
     Agitate,
@@ -35,6 +42,7 @@ from doubtspec.model.actions import (
     OrganizePlay,
     Pass,
     Skip,
+    Unlobby,
 )
 from doubtspec.model.cards import MarketAction, TokenKind, load_cards
 from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
@@ -44,7 +52,7 @@ from doubtspec.model.state import TOKEN_INDEX, Actor, GameState, Phase, Side
 from doubtspec.model.steps import Agitation, FillMarket, Messaging, Organize
 from doubtspec.solver.unrolling.encoding import Tables, concrete, project, var_names
 from doubtspec.solver.unrolling.movement import SKIP, Act, encoder_for
-from doubtspec.solver.unrolling.terms import TRUE, BoolTerm, Solver, and_, eq, not_
+from doubtspec.solver.unrolling.terms import TRUE, BoolTerm, Solver, and_, count, eq, implies, not_
 from doubtspec.solver.unrolling.transition import Encoder, Step, UnsupportedCards
 from doubtspec.solver.unrolling.witness import run_step
 
@@ -112,8 +120,9 @@ def playout(game: Game, seed: int, stop: int, movement_only: bool = False) -> Ga
     return last
 
 
-def fix_movement(step: Step, action: Action, follow: Action | None, fill: int | None) -> BoolTerm:
-    """Constraints that make a Movement step's decisions the engine's `action`, `follow` and first refill."""
+def fix_movement(step: Step, action: Action, follow: Action | None, fills: Sequence[int] = ()) -> BoolTerm:
+    """Constraints that make a Movement step's decisions the engine's `action`, `follow` and Market refills (the
+    cards drawn, in order; fewer than the step asks for leave the rest free)."""
     parts: list[BoolTerm] = []
     ints, bools = step.ints, step.bools
 
@@ -144,10 +153,11 @@ def fix_movement(step: Step, action: Action, follow: Action | None, fill: int | 
         case Skip():
             for key, skip in (("mz", SKIP), ("as", SKIP), ("oc", 0)):
                 parts.append(eq(ints[key], skip))
-    if fill is not None:
-        tokens = step.tokens.get("mfill", [])
-        if tokens:
-            parts.append(eq(tokens[0].ivar, fill))
+    # A refill token is asked only for an empty space, so the n-th card drawn goes to the n-th token asked.
+    tokens = step.tokens.get("mfill", [])
+    for i, token in enumerate(tokens):
+        asked_before = count([t.asked for t in tokens[:i]])
+        parts += [implies(and_(token.asked, eq(asked_before, n)), eq(token.ivar, card)) for n, card in enumerate(fills)]
     return and_(*parts)
 
 
@@ -164,17 +174,24 @@ def check_movement_action(game: Game, state: GameState, action: Action, pick: in
     if after.outcome is None and after.pending and isinstance(after.pending[0], FillMarket):
         outcomes = legal_actions(after)
         fill = outcomes[(pick // 7) % len(outcomes)].outcome  # type: ignore[union-attr]
+    trace: list[Action] = []
+    replay_movement_turn(tables, state, action, follow, () if fill is None else (fill,), trace, seed)
+    assert trace[0] == action
+    if follow is not None:
+        assert trace[1] == follow
+
+
+def replay_movement_turn(tables: Tables, state: GameState, action: Action, follow: Action | None,
+                         fills: Sequence[int], trace: list[Action], seed: int) -> GameState:
+    """Encode the Movement's turn from `state` with the given decisions fixed, then replay the model through the
+    checked engine, which compares its successor with the model's (`witness.run_step`); return the engine's."""
     step = encoder_for(tables, True).movement_turn(concrete(tables, state, True), state.round)
     solver = Solver(seed=seed)
     for group in step.groups:
         solver.add(group.constraint)
-    solver.add(fix_movement(step, action, follow, fill))
+    solver.add(fix_movement(step, action, follow, fills))
     assert solver.check() == "sat", f"the encoding refuses {action} then {follow} in {state.summary()}"
-    trace: list[Action] = []
-    run_step(tables, step, solver.model(), state, trace, free=True)
-    assert trace[0] == action
-    if follow is not None:
-        assert trace[1] == follow
+    return run_step(tables, step, solver.model(), state, trace, free=True)
 
 
 def check_company_action(game: Game, state: GameState, choice: int, seed: int) -> None:
@@ -439,3 +456,198 @@ def test_shipped_set_movement_witnesses_replay() -> None:
     assert unrolling.check(and_(bmc.goal_achieved(2)(second), not_(bmc.goal_achieved(2)(first))), "G2") == "sat"
     witness = replay(unrolling.tables, unrolling.steps, unrolling.solver.model())
     assert 2 in witness.final.achieved
+
+
+# --- whole games: Movement turns, and the Company steps that read the Movement's side ---
+
+PASS = "a Pass"
+FLIP = "a payment by flipping Tableau cards"
+FULL = "a play into a full Tableau, which drops a card"
+SURCHARGE = "a buy of a Market card carrying Lobbying"
+FLIGHT = "a buy with Flight to spend"
+VICTIMS = "Messaging that removes Victims"
+DOUBT = "Messaging that removes Doubt only"
+AGITATE = "Agitation on a Goal"
+ORGANIZE = "Organize: a free play after a buy"
+SKIP_FOLLOW = "a buy whose follow-up is declined"
+REFILL = "a Market refill drawn from the Market deck"
+GOAL = "a Goal achieved"
+BAN = "a kind of Company card banned"
+OVER = "a turn that ends the game"
+COMMON = frozenset({PASS, FLIP})
+"""Situations most turns show, checked by the generated states above; a turn showing only these is not checked."""
+UNLOBBY = "an Unlobby by the Company"
+PACING = "a Draw Phase that runs the Reshuffle Sequence, so Pacing"
+BANNED = "a Company step while a kind is banned"
+BANNED_STEPS = 3
+"""Company steps with a kind banned are many in a game that bans; the first few of each game are checked."""
+
+
+@dataclass(frozen=True, slots=True)
+class MovementTurn:
+    """A Movement turn of a simulated game: its action, then every move up to the Company's next decision."""
+
+    moves: tuple[Move, ...]
+
+    @property
+    def before(self) -> GameState:
+        return self.moves[0].before
+
+    @property
+    def action(self) -> Action:
+        return self.moves[0].action
+
+    @property
+    def follow(self) -> Action | None:
+        """The Messaging, Agitation or Organize decision after a buy, if the engine asked for one."""
+        return self.moves[1].action if len(self.moves) > 1 and self.moves[1].actor is Actor.MOVEMENT else None
+
+    @property
+    def fills(self) -> tuple[int, ...]:
+        """The Market deck's cards drawn into empty spaces, in order (chance)."""
+        return tuple(move.action.outcome for move in self.moves  # type: ignore[union-attr]
+                     if move.actor is Actor.CHANCE and isinstance(move.before.pending[0], FillMarket))
+
+    @property
+    def after(self) -> GameState:
+        return self.moves[-1].after
+
+
+def movement_turns(moves: Sequence[Move]) -> Iterator[MovementTurn]:
+    """The Movement turns of a game's moves."""
+    for k, move in enumerate(moves):
+        if move.actor is Actor.MOVEMENT and not move.before.pending and move.before.phase is Phase.MOVEMENT_TURN:
+            end = next((j for j in range(k + 1, len(moves))
+                        if moves[j].actor is Actor.COMPANY and not moves[j].before.pending), len(moves))
+            yield MovementTurn(tuple(moves[k:end]))
+
+
+def turn_situations(turn: MovementTurn) -> set[str]:
+    """The situations a Movement turn shows."""
+    before, action, follow, after = turn.before, turn.action, turn.follow, turn.after
+    found = set()
+    match action:
+        case Pass():
+            found.add(PASS)  # the Pass bonus (ruling pass-bonus)
+        case MovementPlay(remove=remove) if remove is not None:
+            found.add(FULL)  # Tableau limit: the card dropped goes to the discards
+        case MovementBuy(space=space):
+            if before.market_profit[space]:
+                found.add(SURCHARGE)  # Lobbying raises the card's cost and goes back to the supply
+            if before.flight:
+                found.add(FLIGHT)  # Flight pays like Influence, and comes back at Pacing
+    if getattr(action, "flip", ()):
+        found.add(FLIP)  # Influence from flipping face-up Tableau cards
+    match follow:
+        case Message(victims=victims):
+            found.add(VICTIMS if victims else DOUBT)  # Messaging: Doubt first, then Victims of one zone
+        case Agitate():
+            found.add(AGITATE)
+        case OrganizePlay():
+            found.add(ORGANIZE)
+        case Skip():
+            found.add(SKIP_FOLLOW)
+    if turn.fills:
+        found.add(REFILL)
+    if len(after.achieved) > len(before.achieved):
+        found.add(GOAL)  # the Goal's effects: bans, hand size, Restrictions
+    if len(after.banned) > len(before.banned):
+        found.add(BAN)
+    if after.outcome is not None:
+        found.add(OVER)
+    return found
+
+
+def company_situations(move: Move) -> set[str]:
+    """The situations of a Company step at rest whose rules read the Movement's side of the state."""
+    before = move.before
+    if move.actor is not Actor.COMPANY or before.pending or before.phase not in (Phase.COMPANY_PLAY,
+                                                                                  Phase.COMPANY_BUY):
+        return set()
+    found = set()
+    if isinstance(move.action, Unlobby):
+        found.add(UNLOBBY)  # Lobbying taken back from a Market card or a Goal
+    if isinstance(move.action, EndBuy) and move.after.reshuffles > before.reshuffles:
+        found.add(PACING)  # the Movement's passives, the Market's shift and refill, Flight back
+    if before.banned:
+        found.add(BANNED)  # banned cards are not played and leave the Reserve (ruling banned-reserve)
+    return found
+
+
+def check_movement_turn(game: Game, turn: MovementTurn) -> None:
+    """The Movement's step with the turn's decisions and draws fixed replays as the game's own moves, to the
+    same state."""
+    trace: list[Action] = []
+    after = replay_movement_turn(Tables.of(game), turn.before, turn.action, turn.follow, turn.fills, trace, 0)
+    assert trace == [move.action for move in turn.moves], f"{turn.before.summary()}: {trace}"
+    assert after == turn.after, f"{turn.before.summary()}: the engine's successor differs from the game's"
+
+
+OTHER = "shipped, other rulings"
+WHOLE_GAMES = {"shipped": GAMES["shipped"], "large": Game(load_cards(DATA / "large.toml")), OTHER: GAMES[OTHER]}
+WHOLE = (
+    ("shipped", 1001, "greedy", "random", (SKIP_FOLLOW,)),
+    ("shipped", 1002, "careful", "greedy", (FLIGHT, AGITATE, GOAL, BAN, OVER, PACING, BANNED)),
+    ("shipped", 1002, "greedy", "greedy", (FLIGHT, AGITATE, ORGANIZE, REFILL, GOAL, BAN, OVER, BANNED)),
+    ("shipped", 1006, "careful", "random", (FULL, UNLOBBY)),
+    ("shipped", 1009, "greedy", "greedy", (FLIGHT, VICTIMS, AGITATE, ORGANIZE, REFILL, GOAL)),
+    ("shipped", 1015, "careful", "random", (SURCHARGE, DOUBT, PACING)),
+    ("shipped", 1026, "random", "greedy", (AGITATE, ORGANIZE, REFILL, GOAL)),
+    ("shipped", 1027, "greedy", "random", (DOUBT, SKIP_FOLLOW)),
+    ("large", 1007, "careful", "greedy", (SURCHARGE, FLIGHT, VICTIMS, AGITATE, GOAL, BAN, OVER, PACING, BANNED)),
+    ("large", 1010, "careful", "greedy", (FLIGHT, AGITATE, ORGANIZE, REFILL, GOAL, BAN, OVER, BANNED)),
+    ("large", 1022, "careful", "random", (FULL, SURCHARGE, SKIP_FOLLOW)),
+    ("large", 1025, "careful", "random", (FULL, DOUBT, ORGANIZE, REFILL, PACING)),
+    ("large", 1027, "careful", "random", (DOUBT, SKIP_FOLLOW, UNLOBBY, PACING)),
+    ("large", 1039, "careful", "random", (SKIP_FOLLOW, UNLOBBY, PACING)),
+    (OTHER, 1003, "greedy", "greedy", (FLIGHT, VICTIMS, AGITATE, ORGANIZE, REFILL, GOAL, BAN, OVER, BANNED)),
+    (OTHER, 1006, "careful", "random", (FULL, SURCHARGE, UNLOBBY, PACING)),
+    (OTHER, 1010, "random", "random", (DOUBT,)),
+    (OTHER, 1016, "random", "greedy", (AGITATE, ORGANIZE, REFILL, GOAL, PACING)),
+    (OTHER, 1018, "random", "random", (SKIP_FOLLOW,)),
+)
+"""Simulated games (card file, seed, agents, situations shown) whose Movement turns show every situation above
+on each card file. Every turn of such a game in a situation beyond `COMMON` is checked, and so is every Company
+step in one of the listed Company situations (the first `BANNED_STEPS` of them for `BANNED`)."""
+
+
+@pytest.mark.parametrize(("name", "seed", "company", "movement", "situations"), WHOLE)
+def test_movement_turns_of_whole_games_agree(name: str, seed: int, company: str, movement: str,
+                                             situations: tuple[str, ...]) -> None:
+    game = WHOLE_GAMES[name]
+    moves = list(iter_game(game, seed, Matchup(company, movement), 40))
+    shown: set[str] = set()
+    for turn in movement_turns(moves):
+        found = turn_situations(turn)
+        if found - COMMON:
+            check_movement_turn(game, turn)
+        shown |= found
+    banned = 0
+    for move in moves:
+        found = company_situations(move)
+        if found - {BANNED} or (found and banned < BANNED_STEPS):
+            banned += BANNED in found
+            actions = legal_actions(move.before)
+            check_company_action(game, move.before, actions.index(move.action), 0)
+        shown |= found
+    # The game must still show each situation, or the test would quietly check less.
+    assert shown >= set(situations), f"{name} seed {seed}: {company} against {movement} shows {sorted(shown)}"
+
+
+PLAIN_AGENTS = sorted(set(AGENTS) - NEEDS_SPIEL)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(WHOLE_GAMES))
+@pytest.mark.parametrize(("company", "movement"), [(c, m) for c in PLAIN_AGENTS for m in PLAIN_AGENTS])
+def test_every_movement_turn_of_whole_games_agrees(name: str, company: str, movement: str) -> None:
+    """Every Movement turn, and every Company step reading the Movement's side, of two games per pairing of the
+    agents that need no optional extra (about 4 CPU-minutes in all)."""
+    game = WHOLE_GAMES[name]
+    for seed in (2000, 2001):
+        moves = list(iter_game(game, seed, Matchup(company, movement), 40))
+        for turn in movement_turns(moves):
+            check_movement_turn(game, turn)
+        for move in moves:
+            if company_situations(move):
+                check_company_action(game, move.before, legal_actions(move.before).index(move.action), 0)
