@@ -642,7 +642,7 @@ PLAIN_AGENTS = sorted(set(AGENTS) - NEEDS_SPIEL)
 @pytest.mark.parametrize(("company", "movement"), [(c, m) for c in PLAIN_AGENTS for m in PLAIN_AGENTS])
 def test_every_movement_turn_of_whole_games_agrees(name: str, company: str, movement: str) -> None:
     """Every Movement turn, and every Company step reading the Movement's side, of two games per pairing of the
-    agents that need no optional extra (about 4 CPU-minutes in all)."""
+    agents that need no optional extra (about 5 CPU-minutes in all)."""
     game = WHOLE_GAMES[name]
     for seed in (2000, 2001):
         moves = list(iter_game(game, seed, Matchup(company, movement), 40))
