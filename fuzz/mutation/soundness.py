@@ -60,12 +60,19 @@ UNROLLING_TESTS = (
 state by state, its answers against the exhaustive search and its witnesses replayed through the engine."""
 
 
+MOVEMENT_SIDE = ("src/doubtspec/solver/unrolling/movement.py", "tests/test_solver_movement.py")
+"""The unrolling's Movement side and the tests of its steps, run first for a bug that edits only that module."""
+
+
 def tests_for(diff: Path) -> list[str]:
-    """The tests that check the method a bug edits: the unrolling's for a bug that edits only `solver/unrolling/`,
-    else the abstractions'."""
+    """The tests that check the method a bug edits: the unrolling's for a bug that edits only `solver/unrolling/`
+    (the Movement side's own first when it edits only that), else the abstractions'."""
     edited = [line.split(" b/", 1)[1] for line in diff.read_text(encoding="utf-8").splitlines()
               if line.startswith("diff --git ")]
     if edited and all(path.startswith("src/doubtspec/solver/unrolling/") for path in edited):
+        module, tests = MOVEMENT_SIDE
+        if set(edited) == {module}:
+            return [tests, *(t for t in UNROLLING_TESTS if t != tests)]
         return list(UNROLLING_TESTS)
     return list(SOUNDNESS_TESTS)
 
