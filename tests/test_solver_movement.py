@@ -47,6 +47,7 @@ from doubtspec.model.actions import (
 from doubtspec.model.cards import MarketAction, TokenKind, load_cards
 from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
 from doubtspec.model.game import Game
+from doubtspec.model.movement import aligned
 from doubtspec.model.rulings import Rulings
 from doubtspec.model.state import TOKEN_INDEX, Actor, GameState, Phase, Side
 from doubtspec.model.steps import Agitation, FillMarket, Messaging, Organize
@@ -463,6 +464,8 @@ def test_shipped_set_movement_witnesses_replay() -> None:
 PASS = "a Pass"
 FLIP = "a payment by flipping Tableau cards"
 FULL = "a play into a full Tableau, which drops a card"
+BONUS = "a play receiving a Bonus from its nearest face-up neighbour"
+SKIPPED = "a play whose nearest face-up neighbour is not the card at that end"
 SURCHARGE = "a buy of a Market card carrying Lobbying"
 FLIGHT = "a buy with Flight to spend"
 VICTIMS = "Messaging that removes Victims"
@@ -538,6 +541,10 @@ def turn_situations(turn: MovementTurn) -> set[str]:
                 found.add(FLIGHT)  # Flight pays like Influence, and comes back at Pacing
     if getattr(action, "flip", ()):
         found.add(FLIP)  # Influence from flipping face-up Tableau cards
+    if isinstance(action, MovementPlay):
+        found |= placement_situations(before, action.card, action.end, action.remove, action.flip)
+    if isinstance(follow, OrganizePlay):
+        found |= placement_situations(turn.moves[1].before, follow.card, follow.end, follow.remove, ())
     match follow:
         case Message(victims=victims):
             found.add(VICTIMS if victims else DOUBT)  # Messaging: Doubt first, then Victims of one zone
@@ -555,6 +562,25 @@ def turn_situations(turn: MovementTurn) -> set[str]:
         found.add(BAN)
     if after.outcome is not None:
         found.add(OVER)
+    return found
+
+
+def placement_situations(before: GameState, card: int, end: End, remove: int | None,
+                         flip: tuple[int, ...]) -> set[str]:
+    """Which card a placement's Bonuses come from (Playing a Card, Bonuses): the nearest face-up card from the
+    chosen end, once the payment's flips and the ninth card's removal are done."""
+    tableau = [(other, up and k not in flip) for k, (other, up) in enumerate(before.tableau)]
+    if remove is not None:
+        del tableau[remove]
+    facing = tableau[::-1] if end is End.RIGHT else tableau
+    ups = [k for k, (_, up) in enumerate(facing) if up]
+    if not ups:
+        return set()
+    found = {SKIPPED} if ups[0] else set()
+    game = before.game
+    new, neighbour = game.movement_card(card), game.movement_card(facing[ups[0]][0])
+    if aligned(new.left, neighbour.right) if end is End.RIGHT else aligned(new.right, neighbour.left):
+        found.add(BONUS)
     return found
 
 
@@ -586,25 +612,31 @@ def check_movement_turn(game: Game, turn: MovementTurn) -> None:
 OTHER = "shipped, other rulings"
 WHOLE_GAMES = {"shipped": GAMES["shipped"], "large": Game(load_cards(DATA / "large.toml")), OTHER: GAMES[OTHER]}
 WHOLE = (
-    ("shipped", 1001, "greedy", "random", (SKIP_FOLLOW,)),
-    ("shipped", 1002, "careful", "greedy", (FLIGHT, AGITATE, GOAL, BAN, OVER, PACING, BANNED)),
-    ("shipped", 1002, "greedy", "greedy", (FLIGHT, AGITATE, ORGANIZE, REFILL, GOAL, BAN, OVER, BANNED)),
-    ("shipped", 1006, "careful", "random", (FULL, UNLOBBY)),
-    ("shipped", 1009, "greedy", "greedy", (FLIGHT, VICTIMS, AGITATE, ORGANIZE, REFILL, GOAL)),
-    ("shipped", 1015, "careful", "random", (SURCHARGE, DOUBT, PACING)),
-    ("shipped", 1026, "random", "greedy", (AGITATE, ORGANIZE, REFILL, GOAL)),
+    ("shipped", 1002, "careful", "greedy", (BONUS, SKIPPED, FLIGHT, AGITATE, GOAL, BAN, OVER, PACING, BANNED)),
+    ("shipped", 1002, "greedy", "greedy", (BONUS, SKIPPED, FLIGHT, AGITATE, ORGANIZE, REFILL, GOAL, BAN, OVER, BANNED)),
+    ("shipped", 1006, "careful", "random", (FULL, SKIPPED, UNLOBBY)),
+    ("shipped", 1009, "greedy", "greedy", (BONUS, SKIPPED, FLIGHT, VICTIMS, AGITATE, ORGANIZE, REFILL, GOAL)),
+    ("shipped", 1015, "careful", "random", (BONUS, SURCHARGE, DOUBT, PACING)),
+    ("shipped", 1018, "random", "random", (SKIP_FOLLOW,)),
+    ("shipped", 1026, "random", "greedy", (BONUS, SKIPPED, AGITATE, ORGANIZE, REFILL, GOAL)),
     ("shipped", 1027, "greedy", "random", (DOUBT, SKIP_FOLLOW)),
-    ("large", 1007, "careful", "greedy", (SURCHARGE, FLIGHT, VICTIMS, AGITATE, GOAL, BAN, OVER, PACING, BANNED)),
-    ("large", 1010, "careful", "greedy", (FLIGHT, AGITATE, ORGANIZE, REFILL, GOAL, BAN, OVER, BANNED)),
+    ("large", 1010, "careful", "greedy", (BONUS, SKIPPED, FLIGHT, AGITATE, ORGANIZE, REFILL, GOAL, BAN, OVER, BANNED)),
+    ("large", 1011, "careful", "greedy", (BONUS, SKIPPED, FLIGHT, AGITATE, ORGANIZE, REFILL, GOAL, BAN, OVER, BANNED)),
+    ("large", 1022, "careful", "careful", (FULL, SURCHARGE, SKIP_FOLLOW)),
     ("large", 1022, "careful", "random", (FULL, SURCHARGE, SKIP_FOLLOW)),
     ("large", 1025, "careful", "random", (FULL, DOUBT, ORGANIZE, REFILL, PACING)),
     ("large", 1027, "careful", "random", (DOUBT, SKIP_FOLLOW, UNLOBBY, PACING)),
+    ("large", 1036, "careful", "random", (FULL, BONUS, SKIPPED, VICTIMS, DOUBT, PACING)),
     ("large", 1039, "careful", "random", (SKIP_FOLLOW, UNLOBBY, PACING)),
-    (OTHER, 1003, "greedy", "greedy", (FLIGHT, VICTIMS, AGITATE, ORGANIZE, REFILL, GOAL, BAN, OVER, BANNED)),
-    (OTHER, 1006, "careful", "random", (FULL, SURCHARGE, UNLOBBY, PACING)),
+    (OTHER, 1000, "greedy", "greedy", (FLIGHT, AGITATE, GOAL, BAN, PACING, BANNED)),
     (OTHER, 1010, "random", "random", (DOUBT,)),
-    (OTHER, 1016, "random", "greedy", (AGITATE, ORGANIZE, REFILL, GOAL, PACING)),
-    (OTHER, 1018, "random", "random", (SKIP_FOLLOW,)),
+    (OTHER, 1017, "greedy", "random", (ORGANIZE, SKIP_FOLLOW, PACING)),
+    (OTHER, 1019, "careful", "greedy", (BONUS, FLIGHT, AGITATE, GOAL, BAN, OVER, BANNED)),
+    (OTHER, 1025, "careful", "random", (FULL, BONUS, SKIPPED, SURCHARGE, DOUBT, UNLOBBY, PACING)),
+    (OTHER, 1026, "random", "greedy", (BONUS, SKIPPED, AGITATE, ORGANIZE, REFILL, GOAL)),
+    (OTHER, 1034, "careful", "greedy", (FULL, BONUS, SKIPPED, SURCHARGE, FLIGHT, VICTIMS, AGITATE, GOAL, BAN, OVER,
+                                        PACING, BANNED)),
+    (OTHER, 1039, "careful", "random", (UNLOBBY,)),
 )
 """Simulated games (card file, seed, agents, situations shown) whose Movement turns show every situation above
 on each card file. Every turn of such a game in a situation beyond `COMMON` is checked, and so is every Company
