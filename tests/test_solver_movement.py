@@ -467,6 +467,7 @@ FULL = "a play into a full Tableau, which drops a card"
 BONUS = "a play receiving a Bonus from its nearest face-up neighbour"
 SKIPPED = "a play whose nearest face-up neighbour is not the card at that end"
 SURCHARGE = "a buy of a Market card carrying Lobbying"
+PAID_ICONS = "a buy whose payment flips a card bearing icons its Action counts"
 FLIGHT = "a buy with Flight to spend"
 VICTIMS = "Messaging that removes Victims"
 DOUBT = "Messaging that removes Doubt only"
@@ -539,6 +540,8 @@ def turn_situations(turn: MovementTurn) -> set[str]:
                 found.add(SURCHARGE)  # Lobbying raises the card's cost and goes back to the supply
             if before.flight:
                 found.add(FLIGHT)  # Flight pays like Influence, and comes back at Pacing
+            if paid_icons(before, space, action.flip):
+                found.add(PAID_ICONS)  # the Action counts the icons face up once the payment is made
     if getattr(action, "flip", ()):
         found.add(FLIP)  # Influence from flipping face-up Tableau cards
     if isinstance(action, MovementPlay):
@@ -563,6 +566,18 @@ def turn_situations(turn: MovementTurn) -> set[str]:
     if after.outcome is not None:
         found.add(OVER)
     return found
+
+
+ICONS_COUNTED = {MarketAction.RESEARCH: "research", MarketAction.MESSAGING: "messaging",
+                 MarketAction.AGITATION: "agitation"}
+"""The Market Actions that count the Tableau's face-up icons, with the icon each counts (Buying a Card)."""
+
+
+def paid_icons(before: GameState, space: int, flip: tuple[int, ...]) -> bool:
+    """Whether a buy of `space` flips, to pay, a card bearing the icons the space's Action counts."""
+    game = before.game
+    icon = ICONS_COUNTED.get(game.cards.market[space].action)
+    return icon is not None and any(getattr(game.movement_card(before.tableau[k][0]).icons, icon) for k in flip)
 
 
 def placement_situations(before: GameState, card: int, end: End, remove: int | None,
@@ -612,31 +627,31 @@ def check_movement_turn(game: Game, turn: MovementTurn) -> None:
 OTHER = "shipped, other rulings"
 WHOLE_GAMES = {"shipped": GAMES["shipped"], "large": Game(load_cards(DATA / "large.toml")), OTHER: GAMES[OTHER]}
 WHOLE = (
-    ("shipped", 1002, "careful", "greedy", (BONUS, SKIPPED, FLIGHT, AGITATE, GOAL, BAN, OVER, PACING, BANNED)),
-    ("shipped", 1002, "greedy", "greedy", (BONUS, SKIPPED, FLIGHT, AGITATE, ORGANIZE, REFILL, GOAL, BAN, OVER, BANNED)),
-    ("shipped", 1006, "careful", "random", (FULL, SKIPPED, UNLOBBY)),
+    ("shipped", 1002, "careful", "greedy", (BONUS, SKIPPED, PAID_ICONS, FLIGHT, AGITATE, GOAL, BAN, OVER, PACING,
+                                            BANNED)),
+    ("shipped", 1002, "greedy", "greedy", (BONUS, SKIPPED, PAID_ICONS, FLIGHT, AGITATE, ORGANIZE, REFILL, GOAL, BAN,
+                                           OVER, BANNED)),
+    ("shipped", 1006, "careful", "random", (FULL, SKIPPED, PAID_ICONS, UNLOBBY)),
     ("shipped", 1009, "greedy", "greedy", (BONUS, SKIPPED, FLIGHT, VICTIMS, AGITATE, ORGANIZE, REFILL, GOAL)),
-    ("shipped", 1015, "careful", "random", (BONUS, SURCHARGE, DOUBT, PACING)),
-    ("shipped", 1018, "random", "random", (SKIP_FOLLOW,)),
-    ("shipped", 1026, "random", "greedy", (BONUS, SKIPPED, AGITATE, ORGANIZE, REFILL, GOAL)),
-    ("shipped", 1027, "greedy", "random", (DOUBT, SKIP_FOLLOW)),
-    ("large", 1010, "careful", "greedy", (BONUS, SKIPPED, FLIGHT, AGITATE, ORGANIZE, REFILL, GOAL, BAN, OVER, BANNED)),
-    ("large", 1011, "careful", "greedy", (BONUS, SKIPPED, FLIGHT, AGITATE, ORGANIZE, REFILL, GOAL, BAN, OVER, BANNED)),
-    ("large", 1022, "careful", "careful", (FULL, SURCHARGE, SKIP_FOLLOW)),
-    ("large", 1022, "careful", "random", (FULL, SURCHARGE, SKIP_FOLLOW)),
-    ("large", 1025, "careful", "random", (FULL, DOUBT, ORGANIZE, REFILL, PACING)),
-    ("large", 1027, "careful", "random", (DOUBT, SKIP_FOLLOW, UNLOBBY, PACING)),
-    ("large", 1036, "careful", "random", (FULL, BONUS, SKIPPED, VICTIMS, DOUBT, PACING)),
-    ("large", 1039, "careful", "random", (SKIP_FOLLOW, UNLOBBY, PACING)),
-    (OTHER, 1000, "greedy", "greedy", (FLIGHT, AGITATE, GOAL, BAN, PACING, BANNED)),
-    (OTHER, 1010, "random", "random", (DOUBT,)),
-    (OTHER, 1017, "greedy", "random", (ORGANIZE, SKIP_FOLLOW, PACING)),
-    (OTHER, 1019, "careful", "greedy", (BONUS, FLIGHT, AGITATE, GOAL, BAN, OVER, BANNED)),
-    (OTHER, 1025, "careful", "random", (FULL, BONUS, SKIPPED, SURCHARGE, DOUBT, UNLOBBY, PACING)),
-    (OTHER, 1026, "random", "greedy", (BONUS, SKIPPED, AGITATE, ORGANIZE, REFILL, GOAL)),
-    (OTHER, 1034, "careful", "greedy", (FULL, BONUS, SKIPPED, SURCHARGE, FLIGHT, VICTIMS, AGITATE, GOAL, BAN, OVER,
-                                        PACING, BANNED)),
-    (OTHER, 1039, "careful", "random", (UNLOBBY,)),
+    ("shipped", 1011, "careful", "random", (SURCHARGE, SKIP_FOLLOW, PACING)),
+    ("shipped", 1025, "random", "random", (DOUBT,)),
+    ("shipped", 1026, "random", "greedy", (BONUS, SKIPPED, PAID_ICONS, AGITATE, ORGANIZE, REFILL, GOAL)),
+    ("shipped", 1027, "greedy", "random", (PAID_ICONS, DOUBT, SKIP_FOLLOW)),
+    ("large", 1009, "careful", "greedy", (BONUS, SKIPPED, SURCHARGE, PAID_ICONS, AGITATE, GOAL, BAN, OVER, PACING,
+                                          BANNED)),
+    ("large", 1022, "careful", "random", (FULL, SURCHARGE, PAID_ICONS, SKIP_FOLLOW)),
+    ("large", 1026, "greedy", "greedy", (BONUS, SKIPPED, PAID_ICONS, AGITATE, ORGANIZE, REFILL, GOAL, PACING)),
+    ("large", 1027, "careful", "random", (PAID_ICONS, DOUBT, SKIP_FOLLOW, UNLOBBY, PACING)),
+    ("large", 1031, "greedy", "greedy", (BONUS, FLIGHT, VICTIMS, AGITATE, ORGANIZE, REFILL, GOAL, BAN, OVER, PACING,
+                                         BANNED)),
+    (OTHER, 1001, "careful", "random", (FULL, PAID_ICONS, ORGANIZE, SKIP_FOLLOW, REFILL)),
+    (OTHER, 1008, "careful", "random", (SURCHARGE, PAID_ICONS, UNLOBBY, PACING)),
+    (OTHER, 1011, "random", "random", (SKIP_FOLLOW, PACING)),
+    (OTHER, 1019, "careful", "greedy", (BONUS, PAID_ICONS, FLIGHT, AGITATE, GOAL, BAN, OVER, BANNED)),
+    (OTHER, 1025, "random", "random", (DOUBT,)),
+    (OTHER, 1026, "random", "greedy", (BONUS, SKIPPED, PAID_ICONS, AGITATE, ORGANIZE, REFILL, GOAL)),
+    (OTHER, 1034, "careful", "greedy", (FULL, BONUS, SKIPPED, SURCHARGE, PAID_ICONS, FLIGHT, VICTIMS, AGITATE, GOAL,
+                                        BAN, OVER, PACING, BANNED)),
 )
 """Simulated games (card file, seed, agents, situations shown) whose Movement turns show every situation above
 on each card file. Every turn of such a game in a situation beyond `COMMON` is checked, and so is every Company
