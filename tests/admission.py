@@ -17,7 +17,6 @@ from pathlib import Path
 import z3
 
 from doubtspec.agents.base import Matchup
-from doubtspec.agents.simulate import iter_game
 from doubtspec.model.actions import Message, PlayReserve, PlayStandard
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, OutcomeReason, Phase
@@ -26,6 +25,7 @@ from doubtspec.solver.abstraction.company import PROFIT, STAR, CompanyAbstractio
 from doubtspec.solver.abstraction.company_schedules import ScheduleProver
 from doubtspec.solver.abstraction.movement import MovementModel, RoundCheck
 from doubtspec.solver.abstraction.movement_pacing import first_pacing_round
+from searching_games import played
 
 DATA = Path(__file__).parent / "data"
 CARD_FILES = {"shipped": None, "tiny": DATA / "tiny.toml", "tiny3": DATA / "tiny3.toml",
@@ -75,7 +75,7 @@ class Admission:
 def company_rounds(game: Game, seed: int, matchup: Matchup, max_rounds: int) -> Iterator[tuple[GameState, GameState]]:
     """(state at the start of round r, state at the start of round r+1 or the game's end), in order."""
     start: GameState | None = None
-    for move in iter_game(game, seed, matchup, max_rounds):
+    for move in played(game, seed, matchup, max_rounds):
         state = move.after
         at_rest = state.phase is Phase.MOVEMENT_TURN and not state.pending and state.outcome is None
         if at_rest or state.outcome is not None:
@@ -119,7 +119,7 @@ def company_events(game: Game, seed: int, matchup: Matchup, max_rounds: int) -> 
     events: dict[str, int] = {}
     reserved: list[int] = []
     turn = 0
-    for move in iter_game(game, seed, matchup, max_rounds):
+    for move in played(game, seed, matchup, max_rounds):
         action = move.action
         if move.before.round != turn:
             turn, reserved = move.before.round, []
@@ -214,7 +214,7 @@ def assert_movement_rounds_admitted(game: Game, dealt: tuple[int, ...] | None, s
 
 
 def simulated_states(game: Game, seed: int, matchup: Matchup, rounds: int) -> Iterator[GameState]:
-    for move in iter_game(game, seed, matchup, max_rounds=rounds):
+    for move in played(game, seed, matchup, max_rounds=rounds):
         yield move.after
 
 
@@ -233,7 +233,7 @@ def at_rest_starts(states: Iterable[GameState], rounds: int) -> list[GameState]:
 
 def round_starts(game: Game, seed: int, matchup: Matchup, rounds: int) -> list[GameState]:
     """The engine's states at the start of rounds 1..`rounds`+1 of a simulated game (at rest), until it ends."""
-    return at_rest_starts((move.after for move in iter_game(game, seed, matchup, rounds + 1)), rounds)
+    return at_rest_starts((move.after for move in played(game, seed, matchup, rounds + 1)), rounds)
 
 
 def facts_admit(prover: ScheduleProver, layout: CompanyLayout, states: list[GameState],

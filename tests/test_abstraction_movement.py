@@ -1,8 +1,8 @@
 """The Movement's abstraction (solver/abstraction/movement.py) admits every round the engine plays.
 
 Its "impossible by turn k" is only a proof about the game if every concrete round is one of its
-transitions. So every round of simulated games (every agent pairing) and of runs whose Movement
-moves Hypothesis draws is projected onto the abstraction's variables and checked with Z3; the
+transitions. So every round of simulated games (every agent pairing, the searching agents' included)
+and of runs whose Movement moves Hypothesis draws is projected onto the abstraction's variables and checked with Z3; the
 abstraction's answers are compared with the exhaustive search on the tiny Movement file, and a
 deliberately wrong abstraction must be caught by the same check.
 """
@@ -43,6 +43,7 @@ from doubtspec.solver.hunt import turn_reached
 from doubtspec.solver.unrolling.bmc import Caps
 from doubtspec.solver.unrolling.witness import replay_actions
 from doubtspec.solver.verdict import Budget, TurnVerdict
+from searching_games import ROUNDS, searching_games
 
 DATA = Path(__file__).parent / "data"
 ADMITTED = {name: Game(load_cards(path)) for name, path in CARD_FILES.items()}
@@ -63,6 +64,15 @@ def test_every_round_of_simulated_games_is_admitted(company: str, movement: str)
         dealt, starts = movement_round_states(simulated_states(game, seed, Matchup(company, movement), 8))
         checked += assert_movement_rounds_admitted(game, dealt, starts)
     assert checked >= len(ADMITTED)
+
+
+@pytest.mark.parametrize(("card_file", "seed", "matchup"), searching_games(ADMITTED))
+def test_every_round_of_a_searching_agents_game_is_admitted(card_file: str, seed: int, matchup: Matchup) -> None:
+    """A searching Movement (`searching_games`) goes for its Goals, so its rounds reach the Goals' effects more
+    often than the plain agents' do."""
+    game = ADMITTED[card_file]
+    dealt, starts = movement_round_states(simulated_states(game, seed, matchup, ROUNDS))
+    assert assert_movement_rounds_admitted(game, dealt, starts) > 0
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,11 +1,11 @@
 """The Company's counter abstraction admits every round the engine plays (so its "impossible" is the game's).
 
 Each round of a simulated game (every pairing of the random, careful and greedy agents, on the
-shipped set and the small test files) is projected onto the abstraction's state between rounds;
-the abstraction's one-round relation must admit the pair. A round that ends the game with a Star or
-Profit Victory must be admitted with that target's latch set. Set-Up must satisfy the abstraction's
-initial condition. The candidate lemmas are re-proved for every card file, and a false one is
-rejected rather than used.
+shipped set and the small test files, and games of the searching agents) is projected onto the
+abstraction's state between rounds; the abstraction's one-round relation must admit the pair. A
+round that ends the game with a Star or Profit Victory must be admitted with that target's latch
+set. Set-Up must satisfy the abstraction's initial condition. The candidate lemmas are re-proved for
+every card file, and a false one is rejected rather than used.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from doubtspec.model.rulings import Rulings
 from doubtspec.solver.abstraction import Budget, Lemma, TurnVerdict, prove_lemma
 from doubtspec.solver.abstraction.company import STAR, CompanyAbstraction, covered_classes
 from doubtspec.solver.abstraction.prover import AbstractionProver
+from searching_games import ROUNDS, searching_games
 
 FILES = CARD_FILES
 GAMES = {name: Game(load_cards(path)) for name, path in FILES.items()}
@@ -51,6 +52,13 @@ def test_every_round_of_a_simulated_game_is_admitted(company: str, movement: str
     checked = sum(_check_game(name, seed, Matchup(company, movement), 8)
                   for seed, name in enumerate(FILES, FIRST_SEED))
     assert checked > 0
+
+
+@pytest.mark.parametrize(("name", "seed", "matchup"), searching_games(FILES))
+def test_every_round_of_a_searching_agents_game_is_admitted(name: str, seed: int, matchup: Matchup) -> None:
+    """The searching agents (`searching_games`) plan for the nearer victory, so their Companies reach the stronger
+    rounds the abstraction must admit too."""
+    assert _check_game(name, seed, matchup, ROUNDS) > 0
 
 
 OTHER_READINGS = Rulings.parse(["draw-order=reshuffle-first", "budget-payment=any-cover",

@@ -3,7 +3,7 @@
 `ScheduleProver` asserts facts it proved about the abstraction (no Sequence in round 1, at most so
 many stars after round k, the target not reached before the turn being checked) and splits turns
 into Reshuffle schedules. Its facts are checked against the engine here: the first rounds of
-simulated games (every agent pairing) and of Hypothesis-drawn games, projected onto the
+simulated games (every agent pairing, the searching agents' included) and of Hypothesis-drawn games, projected onto the
 abstraction's states, must satisfy the unrolling with every fact asserted. A false fact is
 refused by the same check, so the check can fail.
 """
@@ -28,6 +28,7 @@ from doubtspec.solver.abstraction.company_schedules import CAPS_FIRST_MIN_S, Rou
 from doubtspec.solver.abstraction.prover import AbstractionProver
 from doubtspec.solver.abstraction.system import Fresh, RoundSystem, State, template_of
 from doubtspec.solver.verdict import Budget, TurnVerdict, margin_of
+from searching_games import searching_games
 
 DATA = Path(__file__).parent / "data"
 FILES = {"shipped": None, "large": DATA / "large.toml", "tiny3": DATA / "tiny3.toml"}
@@ -161,6 +162,18 @@ def test_the_cut_facts_admit_every_simulated_game(company: str, movement: str) -
         states = round_starts(GAMES["shipped"], seed, Matchup(company, movement), 2)
         if len(states) >= 2:
             assert facts_admit(prover, layout, states), f"seed {seed}: a fact of the star cut cuts off a game"
+
+
+@pytest.mark.parametrize(("name", "seed", "matchup"), searching_games(FILES))
+def test_the_facts_admit_a_searching_agents_game(name: str, seed: int, matchup: Matchup) -> None:
+    """The searching agents' games (`searching_games`) against each prover's facts, and on the shipped set the star
+    cut's."""
+    assert _check(name, seed, matchup) > 0
+    if name == "shipped":
+        prover, _ = CUTS["shipped"]
+        states = round_starts(GAMES["shipped"], seed, matchup, 2)
+        layout = CompanyAbstraction.of(GAMES["shipped"]).layout
+        assert facts_admit(prover, layout, states), f"seed {seed} {matchup}: a fact of the star cut cuts off a game"
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ could break it, each blocked cube proved unreachable over rounds 0..k-1. Checked
 * on a small counter system it proves a true bound and refutes a false one (so it can fail);
 * on the shipped set, the cubes it blocks on the way to "no star in round 3" (the fact that decides
   turn 5 of the stars question) hold at the end of round 2 of simulated games, every agent
-  pairing, and of Hypothesis-drawn games (projected onto the abstraction); a cube that a game
-  reaches is caught by the same check.
+  pairing (the searching agents' too), and of Hypothesis-drawn games (projected onto the
+  abstraction); a cube that a game reaches is caught by the same check.
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from doubtspec.agents.base import Matchup
-from doubtspec.agents.simulate import iter_game
 from doubtspec.model.cards import load_cards
 from doubtspec.model.game import Game
 from doubtspec.model.state import GameState, Phase
@@ -29,6 +28,7 @@ from doubtspec.solver.abstraction.company_schedules import ScheduleProver
 from doubtspec.solver.abstraction.cube_blocking import BlockedCube, Blocking, CubeBlocker
 from doubtspec.solver.abstraction.system import Fresh, RoundSystem, State, template_of
 from doubtspec.solver.verdict import Budget
+from searching_games import played, searching_games
 
 AGENTS = ("random", "careful", "greedy")
 GAME = Game(load_cards())
@@ -86,7 +86,7 @@ def cubes() -> list[BlockedCube]:
 
 def _end_of_round(game: Game, seed: int, matchup: Matchup, round_number: int) -> GameState | None:
     """The engine's state at rest when round `round_number` + 1 starts, or None if the game ends first."""
-    for move in iter_game(game, seed, matchup, round_number + 1):
+    for move in played(game, seed, matchup, round_number + 1):
         state = move.after
         if state.outcome is not None:
             return None
@@ -120,6 +120,14 @@ def test_no_simulated_game_reaches_a_blocked_cube(cubes: list[BlockedCube], comp
             assert not _broken(cubes, state), (seed, [str(c) for c in _broken(cubes, state)])
             checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize(("name", "seed", "matchup"), searching_games(["shipped"]))
+def test_no_searching_agents_game_reaches_a_blocked_cube(cubes: list[BlockedCube], name: str, seed: int,
+                                                         matchup: Matchup) -> None:
+    state = _end_of_round(GAME, seed, matchup, 2)
+    assert state is not None, f"seed {seed} {matchup}: the game ends before round 3"
+    assert not _broken(cubes, state), (seed, [str(c) for c in _broken(cubes, state)])
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -8,8 +8,8 @@ Checked here:
   each) and `tests/data/tiny.toml`, and not for `tests/data/tiny3.toml` (so the prover does not use it there);
   a bound of 0 is refused (a round with one play of #52 and no mid-play reshuffle has no cycle to take
   away): the check can fail;
-* every round the engine plays (simulated games, two agent pairings, two seeds each) is admitted by the abstraction
-  with the looping plays bounded in its round, as the shrink says it must be;
+* every round the engine plays (simulated games, two agent pairings, two seeds each, and the searching agents'
+  games) is admitted by the abstraction with the looping plays bounded in its round, as the shrink says it must be;
 * slow: the box holds over rounds with mid-play reshuffles once the looping plays are bounded (checked in the four
   cases of `cpsat.round_cases`, as the prover asks it; the cases cover every round, and on tiny.toml the split box
   holds with the bound and is refused without it, also with each check split into parts);
@@ -34,6 +34,7 @@ from doubtspec.solver.abstraction.company import STAR, CompanyAbstraction
 from doubtspec.solver.abstraction.loops import LOOP_BOUND, LoopBounds, looping_classes, prove_loop_bounds
 from doubtspec.solver.abstraction.system import RoundSystem, StepTemplate, proved_lemmas, template_of
 from doubtspec.solver.verdict import Budget
+from searching_games import ROUNDS, searching_games
 
 DATA = Path(__file__).parent / "data"
 FILES = {"shipped": None, "large": DATA / "large.toml", "tiny": DATA / "tiny.toml", "tiny3": DATA / "tiny3.toml"}
@@ -69,25 +70,35 @@ def test_a_bound_of_zero_is_refused() -> None:
     assert prove_loop_bounds(system, template, model.layout, Budget.of(60), bound=0) is None
 
 
-@pytest.mark.parametrize("matchup", [Matchup("random", "random"), Matchup("greedy", "careful")])
-def test_engine_rounds_are_admitted_with_the_looping_plays_bounded(matchup: Matchup) -> None:
-    admission = ADMISSIONS["shipped"]
+def _rounds_admitted_with_the_loops_bounded(name: str, seed: int, matchup: Matchup, rounds: int) -> int:
+    """Asserts that every round of one simulated game is admitted with the looping plays bounded; returns how many."""
+    admission = ADMISSIONS[name]
     bounds = LoopBounds(LOOP_BOUND, tuple(k.name for k in looping_classes(admission.model.layout)))
     checked = 0
-    for seed in (1, 2):
-        for before, after in company_rounds(admission.model.layout.game, seed, matchup, 12):
-            outcome = after.outcome
-            if outcome is not None and outcome.reason not in (OutcomeReason.STAR_VICTORY,
-                                                              OutcomeReason.PROFIT_VICTORY):
-                continue
-            pre = admission.model.layout.project(before)
-            post = admission.model.layout.project(after)
-            fixed = admission._fix(admission.pre, pre)
-            fixed += admission._fix(admission.post, post) if outcome is None else []
-            fixed.append(admission.round == before.round)
-            assert admission.solver.check(*fixed, *bounds.at("@step")) == z3.sat, (seed, before.round)
-            checked += 1
-    assert checked > 0
+    for before, after in company_rounds(admission.model.layout.game, seed, matchup, rounds):
+        outcome = after.outcome
+        if outcome is not None and outcome.reason not in (OutcomeReason.STAR_VICTORY, OutcomeReason.PROFIT_VICTORY):
+            continue
+        pre = admission.model.layout.project(before)
+        post = admission.model.layout.project(after)
+        fixed = admission._fix(admission.pre, pre)
+        fixed += admission._fix(admission.post, post) if outcome is None else []
+        fixed.append(admission.round == before.round)
+        assert admission.solver.check(*fixed, *bounds.at("@step")) == z3.sat, (name, seed, str(matchup), before.round)
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("matchup", [Matchup("random", "random"), Matchup("greedy", "careful")])
+def test_engine_rounds_are_admitted_with_the_looping_plays_bounded(matchup: Matchup) -> None:
+    assert sum(_rounds_admitted_with_the_loops_bounded("shipped", seed, matchup, 12) for seed in (1, 2)) > 0
+
+
+@pytest.mark.parametrize(("name", "seed", "matchup"), searching_games(["shipped", "large", "tiny"]))
+def test_rounds_of_a_searching_agents_game_are_admitted_with_the_looping_plays_bounded(name: str, seed: int,
+                                                                                       matchup: Matchup) -> None:
+    """On the files whose shrink is proved, the searching agents' games (`searching_games`)."""
+    assert _rounds_admitted_with_the_loops_bounded(name, seed, matchup, ROUNDS) > 0
 
 
 @pytest.mark.slow

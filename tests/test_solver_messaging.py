@@ -3,7 +3,8 @@
 The bound rests on facts about the Movement's Messaging (tokens held, face-up icons, Tableau size, the Set-Up
 Doubt paid first), each derived from the card file. A bound that a game could break would make the Company's
 proofs false, so it is checked against the engine the way the abstraction's rounds are: every Messaging choice
-the engine offers (not only the ones taken) in simulated games of every agent pairing, in games played by a
+the engine offers (not only the ones taken) in simulated games of every agent pairing (the searching agents'
+too), in games played by a
 Movement that seeks Messaging, in explored first Movement turns, on the shipped set, the large file and the tiny
 files, and in games found by a search for the most Messaging per round (`tests/data/messaging/`), stays within the
 round's bound; and the facts behind it hold at every Movement turn.
@@ -24,7 +25,6 @@ from hypothesis import strategies as st
 
 from admission import Admission, at_rest_starts
 from doubtspec.agents.base import Matchup, make_agent
-from doubtspec.agents.simulate import iter_game
 from doubtspec.model.actions import Action, ChooseStart, Message, MovementBuy, MovementPlay, Pass
 from doubtspec.model.cards import BonusKind, MarketAction, Zone, load_cards
 from doubtspec.model.engine import apply, current_actor, legal_actions, new_game, play
@@ -38,6 +38,7 @@ from doubtspec.solver.abstraction.messaging import ZONES, MessagingBounds
 from doubtspec.solver.abstraction.messaging_caps import candidates, prove_caps
 from doubtspec.solver.abstraction.system import Fresh
 from doubtspec.solver.verdict import Budget
+from searching_games import ROUNDS, played, searching_games
 
 DATA = Path(__file__).parent / "data"
 FILES = {"shipped": None, "tiny": DATA / "tiny.toml", "tiny3": DATA / "tiny3.toml",
@@ -112,7 +113,7 @@ class Watch:
 def _watch_game(name: str, seed: int, matchup: Matchup, max_rounds: int) -> Watch:
     watch = Watch(name)
     first = True
-    for move in iter_game(GAMES[name], seed, matchup, max_rounds):
+    for move in played(GAMES[name], seed, matchup, max_rounds):
         if first:
             watch.see(move.before)
             first = False
@@ -175,6 +176,13 @@ def test_messaging_offered_in_simulated_games_is_within_the_bound(company: str, 
         for seed in range(2):
             # `Watch` fails on an offer beyond the bound; here every game must also have been watched on its turns.
             assert _watch_game(name, 100 * i + seed, Matchup(company, movement), 10).turns > 0
+
+
+@pytest.mark.parametrize(("name", "seed", "matchup"), searching_games(FILES))
+def test_messaging_offered_in_a_searching_agents_game_is_within_the_bound(name: str, seed: int,
+                                                                          matchup: Matchup) -> None:
+    """A searching Movement (`searching_games`) Messages when its search finds it pays."""
+    assert _watch_game(name, seed, matchup, ROUNDS).turns > 0
 
 
 @pytest.mark.parametrize("name", ["shipped", "large"])

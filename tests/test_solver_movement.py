@@ -13,7 +13,8 @@ Movement's side in the vector (bans, Restriction cards, Pacing).
 Random playouts seldom buy a lobbied card, Message Victims away or fill a Tableau, so whole games of the
 simulation agents are checked too: recorded games (card file, seed, agents) each asserted to still show the
 situations they are listed for, whose Movement turns, with every decision and Market draw fixed to the game's,
-must replay as the game's own moves to the game's own state.
+must replay as the game's own moves to the game's own state; and every Movement turn of the searching agents'
+games.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from doubtspec.solver.unrolling.movement import SKIP, Act, encoder_for
 from doubtspec.solver.unrolling.terms import TRUE, BoolTerm, Solver, and_, count, eq, implies, not_
 from doubtspec.solver.unrolling.transition import Encoder, Step, UnsupportedCards
 from doubtspec.solver.unrolling.witness import run_step
+from searching_games import ROUNDS, played, searching_games
 
 DATA = Path(__file__).parent / "data"
 GAMES = {
@@ -681,6 +683,21 @@ def test_movement_turns_of_whole_games_agree(name: str, seed: int, company: str,
         shown |= found
     # The game must still show each situation, or the test would quietly check less.
     assert shown >= set(situations), f"{name} seed {seed}: {company} against {movement} shows {sorted(shown)}"
+
+
+@pytest.mark.parametrize(("name", "seed", "matchup"), searching_games(WHOLE_GAMES, Side.MOVEMENT))
+def test_every_movement_turn_of_a_searching_agents_game_agrees(name: str, seed: int, matchup: Matchup) -> None:
+    """Every Movement turn, and every Company step reading the Movement's side, of a game whose Movement searches
+    (`searching_games`): it plans its buys, Messaging and Goals."""
+    game = WHOLE_GAMES[name]
+    moves = list(played(game, seed, matchup, ROUNDS))
+    turns = list(movement_turns(moves))
+    for turn in turns:
+        check_movement_turn(game, turn)
+    for move in moves:
+        if company_situations(move):
+            check_company_action(game, move.before, legal_actions(move.before).index(move.action), 0)
+    assert turns
 
 
 PLAIN_AGENTS = sorted(set(AGENTS) - NEEDS_SPIEL)

@@ -30,6 +30,8 @@ from doubtspec.solver.abstraction.company import PROFIT, CompanyAbstraction
 from doubtspec.solver.abstraction.company_schedules import RoundFact, ScheduleProver
 from doubtspec.solver.abstraction.profit_cut import CASES_MIN_S, measures, potential
 from doubtspec.solver.verdict import Budget, TurnVerdict
+from doubtspec.spiel import spiel_available
+from searching_games import EVERY_GAME, searching_games
 
 DATA = Path(__file__).parent / "data"
 GAMES = {"shipped": Game(load_cards()), "tiny": Game(load_cards(DATA / "tiny.toml")),
@@ -99,6 +101,19 @@ def test_the_bounds_hold_in_every_simulated_game(company: str, movement: str) ->
             states = round_starts(GAMES[name], seed, Matchup(company, movement), 2)
             if len(states) >= 2:
                 assert cut_respected(prover, states), f"{name} seed {seed}: a bound of the Profit cut cuts off a game"
+                checked += 1
+    assert checked > 0
+
+
+@pytest.mark.parametrize(("name", "seed", "matchup"), searching_games(GAMES))
+def test_the_bounds_hold_in_a_searching_agents_game(name: str, seed: int, matchup: Matchup) -> None:
+    """The searching agents' games (`searching_games`) meet every bound of the Profit cut, and the measures."""
+    checked = 0
+    for cuts, rounds in ((CUTS, 2), (MEASURED, 1)):
+        if name in cuts:
+            states = round_starts(GAMES[name], seed, matchup, rounds)
+            if len(states) >= 2:
+                assert cut_respected(cuts[name], states), f"{name} seed {seed} {matchup}: a bound cuts off the game"
                 checked += 1
     assert checked > 0
 
@@ -254,10 +269,11 @@ def test_cases_left_unasked_for_lack_of_budget_are_recorded() -> None:
 
 @pytest.mark.slow
 def test_the_profit_cut_proves_turn_5_of_the_shipped_set_by_cases() -> None:
-    """About 360-420 CPU-seconds: round 4 may have a mid-play reshuffle, so its bound comes by cases (a Sequence or
-    not, a mid-play reshuffle or not), each asked down to the target 45 (turn 5 is proved from it): at most 45 (the
-    case with a Sequence and none, over rounds 0..4, its optimum; the others stopped at or under it), and one round
-    from any state within it stays under 70. The recorded game (potential 40 after round 4) and simulated games meet
+    """About 360-420 CPU-seconds, and about 160 more for the searching agents' games: round 4 may have a mid-play
+    reshuffle, so its bound comes by cases (a Sequence or not, a mid-play reshuffle or not), each asked down to the
+    target 45 (turn 5 is proved from it): at most 45 (the case with a Sequence and none, over rounds 0..4, its
+    optimum; the others stopped at or under it), and one round from any state within it stays under 70. The
+    recorded game (potential 40 after round 4) and simulated games (every pairing, the searching agents' too) meet
     every bound and fact (round 4's is the largest of the cases' bounds, some from searches stopped at the target);
     a bound one below the recorded game's potential after round 4 is refused."""
     prover = _cut("shipped", 5)
@@ -270,10 +286,14 @@ def test_the_profit_cut_proves_turn_5_of_the_shipped_set_by_cases() -> None:
     reached = _value(prover, 4, potential(prover.state(4)), states[4])
     assert reached == 40
     assert not cut_respected(prover, states, [cut.bound(4, reached - 1)])
-    for company, movement in itertools.product(AGENTS, AGENTS):
-        simulated = round_starts(GAMES["shipped"], 0, Matchup(company, movement), 4)
+    matchups = [Matchup(company, movement) for company, movement in itertools.product(AGENTS, AGENTS)]
+    games = [(0, matchup) for matchup in matchups]
+    if spiel_available():  # and every searching game of the shipped set (`searching_games`)
+        games += [(seed, matchup) for name, seed, matchup in EVERY_GAME if name == "shipped"]
+    for seed, matchup in games:
+        simulated = round_starts(GAMES["shipped"], seed, matchup, 4)
         if len(simulated) == 5:
-            assert cut_respected(prover, simulated)
+            assert cut_respected(prover, simulated), f"seed {seed} {matchup}: a bound cuts off the game"
 
 
 def test_the_target_is_the_bound_the_next_turn_is_proved_from() -> None:

@@ -5,7 +5,8 @@ an engine-legal free action is drawn; the step is encoded over the concrete stat
 action's decision fixed and the follow-up choices (Doubt columns, draws, Lobby targets) left to
 Z3; the model's choices are then played through the checked engine, and the engine's successor
 must equal the model's, field by field (`doubtspec.solver.unrolling.witness.run_step` raises otherwise).
-The same comparison runs over the Company's steps of simulated games in situations those states seldom reach.
+The same comparison runs over the Company's steps of simulated games in situations those states seldom reach, and
+over every Company step of the searching agents' games.
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ from doubtspec.model.cards import AddDoubt, DrawCards, load_cards
 from doubtspec.model.engine import apply, current_actor, legal_actions, new_game
 from doubtspec.model.game import Game
 from doubtspec.model.rulings import Rulings
-from doubtspec.model.state import Actor, GameState, Phase
+from doubtspec.model.state import Actor, GameState, Phase, Side
 from doubtspec.solver.unrolling.encoding import GOAL_TARGET_BASE, SymState, Tables, concrete
 from doubtspec.solver.unrolling.terms import TRUE, BoolTerm, Solver, and_, eq, not_
 from doubtspec.solver.unrolling.transition import Encoder, Kind, Step
 from doubtspec.solver.unrolling.witness import run_step
+from searching_games import ROUNDS, played, searching_games
 
 DATA = Path(__file__).parent / "data"
 GAMES = {
@@ -290,3 +292,18 @@ def test_company_steps_of_rare_situations_in_whole_games_agree(name: str, seed: 
             shown[situation] = shown.get(situation, 0) + 1
     # The game must still show each situation, or the test would quietly check less.
     assert sorted(shown) == sorted(situations), f"{name} seed {seed}: {company} against {movement} shows {shown}"
+
+
+@pytest.mark.parametrize(("name", "seed", "matchup"), searching_games(WHOLE_GAMES, Side.COMPANY))
+def test_every_company_step_of_a_searching_agents_game_agrees(name: str, seed: int, matchup: Matchup) -> None:
+    """Every Company step at rest of a game whose Company searches (`searching_games`): it plans its plays and
+    buys. (The plain agents' Company steps are checked above.)"""
+    game = WHOLE_GAMES[name]
+    tables = Tables.of(game)
+    checked = 0
+    for move in played(game, seed, matchup, ROUNDS):
+        if move.actor is Actor.COMPANY and not move.before.pending and move.before.phase in (Phase.COMPANY_PLAY,
+                                                                                                Phase.COMPANY_BUY):
+            check_step(tables, move.before, move.action, 0)
+            checked += 1
+    assert checked > 0
