@@ -30,11 +30,14 @@ from doubtspec.model.rulings import Rulings
 from doubtspec.model.state import Actor, Side
 from doubtspec.spiel import spiel_available
 
-PLAIN = ("random", "careful", "greedy")
+PLAIN = ("careful", "greedy")
+"""The plain agents the searching ones are paired with. Not the random agent: as the Company it loses by Economic
+Defeat within a few rounds (which is why the careful agent exists), so a searching Movement has nothing to search
+against, and as the Movement it plays exactly as the careful one (the same moves for the same seed)."""
 SEARCHING = tuple(sorted(NEEDS_SPIEL))
 PAIRINGS = tuple(Matchup(company, movement) for company, movement in itertools.product(PLAIN + SEARCHING, repeat=2)
                  if company in SEARCHING or movement in SEARCHING)
-"""Every pairing of agents with a searching agent on at least one side (16)."""
+"""Every pairing of agents with a searching agent on at least one side (12)."""
 ROUNDS = 8
 """Rounds each searching game is played for (the checks read it up to the rounds they need)."""
 SEEDS = (1, 2)
