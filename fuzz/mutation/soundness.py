@@ -60,21 +60,28 @@ UNROLLING_TESTS = (
 state by state, its answers against the exhaustive search and its witnesses replayed through the engine."""
 
 
-MOVEMENT_SIDE = ("src/doubtspec/solver/unrolling/movement.py", "tests/test_solver_movement.py")
-"""The unrolling's Movement side and the tests of its steps, run first for a bug that edits only that module."""
+OWN_TESTS_FIRST = {
+    "src/doubtspec/solver/unrolling/movement.py": "tests/test_solver_movement.py",
+    "src/doubtspec/solver/abstraction/loops.py": "tests/test_solver_loops.py",
+}
+"""Modules whose own tests run first for a bug that edits only that module (the rest of its method's tests after
+them): the unrolling's Movement side, and the shrink of looping plays, whose tests come late in `SOUNDNESS_TESTS`
+behind minutes of others."""
 
 
 def tests_for(diff: Path) -> list[str]:
-    """The tests that check the method a bug edits: the unrolling's for a bug that edits only `solver/unrolling/`
-    (the Movement side's own first when it edits only that), else the abstractions'."""
+    """The tests that check the method a bug edits: the unrolling's for a bug that edits only `solver/unrolling/`,
+    else the abstractions'; a module's own tests first when it is the only one edited (`OWN_TESTS_FIRST`)."""
     edited = [line.split(" b/", 1)[1] for line in diff.read_text(encoding="utf-8").splitlines()
               if line.startswith("diff --git ")]
     if edited and all(path.startswith("src/doubtspec/solver/unrolling/") for path in edited):
-        module, tests = MOVEMENT_SIDE
-        if set(edited) == {module}:
-            return [tests, *(t for t in UNROLLING_TESTS if t != tests)]
-        return list(UNROLLING_TESTS)
-    return list(SOUNDNESS_TESTS)
+        tests = list(UNROLLING_TESTS)
+    else:
+        tests = list(SOUNDNESS_TESTS)
+    own = OWN_TESTS_FIRST.get(edited[0]) if len(set(edited)) == 1 else None
+    if own is not None:
+        tests = [own, *(t for t in tests if t != own)]
+    return tests
 
 
 def first_error(output: str) -> str | None:
