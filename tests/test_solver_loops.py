@@ -7,7 +7,8 @@ Checked here:
 * the shrink to `LOOP_BOUND` plays is proved for the shipped set, `tests/data/large.toml` (slow: 10-12 s
   each) and `tests/data/tiny.toml`, and not for `tests/data/tiny3.toml` (so the prover does not use it there);
   a bound of 0 is refused (a round with one play of #52 and no mid-play reshuffle has no cycle to take
-  away): the check can fail;
+  away), and on tiny.toml a bound of 1: the check can fail; a check Z3 leaves undecided is no proof;
+* the bound asserted (`LoopBounds.at`) admits exactly the plays it names, on the looping classes only;
 * every round the engine plays (simulated games, two agent pairings, two seeds each, and the searching agents'
   games) is admitted by the abstraction with the looping plays bounded in its round, as the shrink says it must be;
 * slow: the box holds over rounds with mid-play reshuffles once the looping plays are bounded (checked in the four
@@ -65,9 +66,48 @@ def test_the_shrink_is_proved_where_it_holds(name: str, holds: bool) -> None:
         assert bounds.bound == LOOP_BOUND
 
 
-def test_a_bound_of_zero_is_refused() -> None:
+@pytest.mark.parametrize("bound", [0, 1])
+def test_a_bound_below_a_round_without_a_cycle_is_refused(bound: int) -> None:
+    """Bounds the shrink does not have: 0 (a round with one play of a drawing class and no mid-play reshuffle has
+    no cycle to take away), and on tiny.toml 1 (a round may play both copies of its zero-cost drawing class from
+    the hand, with nothing drawn back)."""
     model, system, template = _setup("tiny")
-    assert prove_loop_bounds(system, template, model.layout, Budget.of(60), bound=0) is None
+    assert prove_loop_bounds(system, template, model.layout, Budget.of(60), bound=bound) is None
+
+
+def test_an_undecided_check_is_no_proof(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A check Z3 leaves undecided (its time cap, `cap_s`) does not prove the shrink: the answer is None."""
+    model, system, template = _setup("tiny")
+    real = z3.SolverFor
+
+    class Undecided:
+        """Z3's solver, whose every check comes back undecided."""
+
+        def __init__(self, logic: str) -> None:
+            self.solver = real(logic)
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.solver, name)
+
+        def check(self, *assumptions: z3.BoolRef) -> z3.CheckSatResult:
+            return z3.unknown
+
+    assert prove_loop_bounds(system, template, model.layout, Budget.of(60)) is not None
+    monkeypatch.setattr(z3, "SolverFor", Undecided)
+    assert prove_loop_bounds(system, template, model.layout, Budget.of(60)) is None
+
+
+def test_the_bound_asserted_admits_exactly_the_plays_it_names() -> None:
+    """`LoopBounds.at` asserts at most `bound` plays of each looping class in the round it names, and nothing of
+    any other class: a round with exactly `bound` plays is kept, one with one more is not."""
+    bounds = LoopBounds(3, ("k1", "k2"))
+    solver = z3.Solver()
+    solver.add(*bounds.at("@4"))
+    plays = {name: z3.Int(f"play_{name}@4") for name in ("k1", "k2", "k3")}
+    assert solver.check(plays["k1"] == 3, plays["k2"] == 3, plays["k3"] == 100) == z3.sat
+    assert solver.check(plays["k1"] == 4) == z3.unsat
+    assert solver.check(plays["k2"] == 4) == z3.unsat
+    assert solver.check(z3.Int("play_k1@5") == 100) == z3.sat
 
 
 def _rounds_admitted_with_the_loops_bounded(name: str, seed: int, matchup: Matchup, rounds: int) -> int:
