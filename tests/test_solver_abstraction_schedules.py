@@ -3,9 +3,9 @@
 `ScheduleProver` asserts facts it proved about the abstraction (no Sequence in round 1, at most so
 many stars after round k, the target not reached before the turn being checked) and splits turns
 into Reshuffle schedules. Its facts are checked against the engine here: the first rounds of
-simulated games (every agent pairing, the searching agents' included) and of Hypothesis-drawn games, projected onto the
-abstraction's states, must satisfy the unrolling with every fact asserted. A false fact is
-refused by the same check, so the check can fail.
+simulated games (every agent pairing, the searching agents' included) and of Hypothesis-drawn
+games, projected onto the abstraction's states, must satisfy the unrolling with every fact
+asserted. A false fact is refused by the same check, so the check can fail.
 """
 
 from __future__ import annotations

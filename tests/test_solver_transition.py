@@ -297,7 +297,7 @@ def test_company_steps_of_rare_situations_in_whole_games_agree(name: str, seed: 
 @pytest.mark.parametrize(("name", "seed", "matchup"), searching_games(WHOLE_GAMES, Side.COMPANY))
 def test_every_company_step_of_a_searching_agents_game_agrees(name: str, seed: int, matchup: Matchup) -> None:
     """Every Company step at rest of a game whose Company searches (`searching_games`): it plans its plays and
-    buys. (The plain agents' Company steps are checked above.)"""
+    buys. (The plain agents' games are checked above, in their rare situations.)"""
     game = WHOLE_GAMES[name]
     tables = Tables.of(game)
     checked = 0
