@@ -10,6 +10,7 @@ asserted. A false fact is refused by the same check, so the check can fail.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import time
 from pathlib import Path
@@ -28,6 +29,7 @@ from doubtspec.solver.abstraction.company_schedules import CAPS_FIRST_MIN_S, Rou
 from doubtspec.solver.abstraction.prover import AbstractionProver
 from doubtspec.solver.abstraction.system import Fresh, RoundSystem, State, template_of
 from doubtspec.solver.verdict import Budget, TurnVerdict, margin_of
+from lazy_values import LazyTable
 from searching_games import searching_games
 
 DATA = Path(__file__).parent / "data"
@@ -41,20 +43,20 @@ DECIDED = {("shipped", STAR): 3, ("shipped", PROFIT): 2, ("large", STAR): 2, ("l
 """Turns each prover decides before its facts are checked (the turns it settles in seconds)."""
 
 
-def _prover(name: str, target: str) -> ScheduleProver:
+@functools.cache
+def prover_of(name: str, target: str) -> ScheduleProver:
+    """The prover of `target` on card file `name`, its first turns decided (built on first use, once per process:
+    at import it would cost every test worker half a minute, whichever files it runs)."""
     model = CompanyAbstraction.of(GAMES[name])
     prover = ScheduleProver(model.system(target), target, model.lemmas())
     prover.decide(DECIDED[(name, target)], Budget.of(120))
     return prover
 
 
-PROVERS = {key: _prover(*key) for key in DECIDED}
-
-
 def _check(name: str, seed: int, matchup: Matchup) -> int:
     checked = 0
     for target in (STAR, PROFIT):
-        prover = PROVERS[(name, target)]
+        prover = prover_of(name, target)
         states = round_starts(GAMES[name], seed, matchup, ROUNDS)
         if len(states) < 2:
             continue
@@ -66,9 +68,9 @@ def _check(name: str, seed: int, matchup: Matchup) -> int:
 
 def test_the_provers_settle_the_first_turns() -> None:
     """Turns 1-3 of the stars question and 1-2 of Profit on the shipped set are impossible, with facts proved."""
-    stars = PROVERS[("shipped", STAR)]
+    stars = prover_of("shipped", STAR)
     assert stars.proved_upto == 3
-    assert PROVERS[("shipped", PROFIT)].proved_upto >= 2
+    assert prover_of("shipped", PROFIT).proved_upto >= 2
     texts = [fact.text for fact in stars.facts]
     assert "no Reshuffle Sequence in round 1" in texts and "at most 0 stars after round 2" in texts
 
@@ -88,7 +90,7 @@ def test_the_facts_admit_generated_games(name: str, seed: int, company: str, mov
 
 def test_a_false_fact_is_refused_by_the_check() -> None:
     """The check can fail: 'no Sequence in round 2' is false on the shipped set (one always runs there)."""
-    prover = PROVERS[("shipped", STAR)]
+    prover = prover_of("shipped", STAR)
     layout = CompanyAbstraction.of(GAMES["shipped"]).layout
     states = round_starts(GAMES["shipped"], 7, Matchup("greedy", "greedy"), 3)
     assert facts_admit(prover, layout, states)
@@ -125,7 +127,8 @@ def _cut(name: str, by_turn: int) -> tuple[ScheduleProver, int]:
     return prover, prover.cut_stars(by_turn, game.cards.rules.stars_to_win, Budget.of(120))
 
 
-CUTS = {"shipped": _cut("shipped", 4), "tiny3": _cut("tiny3", 2)}
+CUT_TURNS = {"shipped": 4, "tiny3": 2}
+CUTS = LazyTable(CUT_TURNS, lambda name: _cut(name, CUT_TURNS[name]))
 """The star cut (`cut_stars`) to the turn each file's first two rounds of bounds settle (a few CPU-seconds)."""
 
 

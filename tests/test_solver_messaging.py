@@ -38,6 +38,7 @@ from doubtspec.solver.abstraction.messaging import ZONES, MessagingBounds
 from doubtspec.solver.abstraction.messaging_caps import candidates, prove_caps
 from doubtspec.solver.abstraction.system import Fresh
 from doubtspec.solver.verdict import Budget
+from lazy_values import LazyTable
 from searching_games import ROUNDS, played, searching_games
 
 DATA = Path(__file__).parent / "data"
@@ -45,8 +46,8 @@ FILES = {"shipped": None, "tiny": DATA / "tiny.toml", "tiny3": DATA / "tiny3.tom
          "tiny_movement": DATA / "tiny_movement.toml", "large": DATA / "large.toml"}
 GAMES = {name: Game(load_cards(path)) for name, path in FILES.items()}
 DERIVED = {name: MessagingBounds.of(game) for name, game in GAMES.items()}
-CAPS = {name: prove_caps(GAMES[name], bounds, 5, Budget.of(120)) for name, bounds in DERIVED.items()}
-BOUNDS = {name: bounds.with_action_caps(CAPS[name]) for name, bounds in DERIVED.items()}
+CAPS = LazyTable(GAMES, lambda name: prove_caps(GAMES[name], DERIVED[name], 5, Budget.of(120)))
+BOUNDS = LazyTable(GAMES, lambda name: DERIVED[name].with_action_caps(CAPS[name]))
 """The bounds with the caps proved on the Movement's abstraction (`messaging_caps`): every engine check below is
 made against these, the tighter figures."""
 AGENTS = ("random", "careful", "greedy")

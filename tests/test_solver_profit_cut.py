@@ -31,6 +31,7 @@ from doubtspec.solver.abstraction.company_schedules import RoundFact, SchedulePr
 from doubtspec.solver.abstraction.profit_cut import CASES_MIN_S, measures, potential
 from doubtspec.solver.verdict import Budget, TurnVerdict
 from doubtspec.spiel import spiel_available
+from lazy_values import LazyTable
 from searching_games import EVERY_GAME, searching_games
 
 DATA = Path(__file__).parent / "data"
@@ -51,7 +52,7 @@ def _cut(name: str, by_turn: int, cpsat_too: bool = True) -> ScheduleProver:
     return prover
 
 
-CUTS = {"shipped": _cut("shipped", 3), "tiny": _cut("tiny", 3), "tiny3": _cut("tiny3", 3)}
+CUTS = LazyTable(("shipped", "tiny", "tiny3"), lambda name: _cut(name, 3))
 """The Profit cut to turn 3 (the shipped set's bounds after rounds 1 and 2: about 8 CPU-seconds, the box included)."""
 
 
@@ -170,7 +171,7 @@ def _measured(name: str, by_turn: int, r: int) -> ScheduleProver:
     return prover
 
 
-MEASURED = {name: _measured(name, 3, 1) for name in ("tiny", "tiny3")}
+MEASURED = LazyTable(("tiny", "tiny3"), lambda name: _measured(name, 3, 1))
 """The tiny files' measures after round 1 (CP-SAT, optimal; about half a CPU-second each file)."""
 
 
