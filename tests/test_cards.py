@@ -332,15 +332,30 @@ def test_loader_error_names_file_line_card_and_field(tmp_path: Path, old: str, n
 @pytest.mark.parametrize(("old", "new", "marker", "field", "message"), BROKEN)
 def test_cards_check_exits_2_naming_file_line_and_field(tmp_path: Path, old: str, new: str, marker: str,
                                                         field: str | None, message: str) -> None:
+    """Through the command's own entry point, in-process (a process each would cost the suite two minutes; the
+    installed executable is run on one broken file below)."""
+    broken = TEXT.replace(old, new)
+    path = tmp_path / "broken.toml"
+    path.write_text(broken, encoding="utf-8")
+    code, out, err = run_cli("cards", "check", str(path))
+    assert code == 2, out + err
+    assert f"{path}:{line_of(broken, marker)}:" in err
+    if field is not None:
+        assert field in err
+    assert message in err
+
+
+@pytest.mark.parametrize(("old", "new", "marker", "field", "message"), BROKEN[:1])
+def test_the_installed_cards_check_exits_2_naming_file_line_and_field(tmp_path: Path, old: str, new: str,
+                                                                      marker: str, field: str, message: str) -> None:
+    """The same as a process of the installed executable, so that the exit code is the process's own."""
     broken = TEXT.replace(old, new)
     path = tmp_path / "broken.toml"
     path.write_text(broken, encoding="utf-8")
     result = run_check(path)
     assert result.returncode == 2, result.stdout + result.stderr
-    assert f"{path}:{line_of(broken, marker)}:" in result.stderr
-    if field is not None:
-        assert field in result.stderr
-    assert message in result.stderr
+    assert f"{path}:{line_of(broken, marker)}: " in result.stderr
+    assert field in result.stderr and message in result.stderr
 
 
 def test_cards_check_missing_file_exits_2(tmp_path: Path) -> None:
