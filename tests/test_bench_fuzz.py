@@ -1,7 +1,7 @@
 """Fuzzing throughput: engine steps per second under the Hypothesis machine against the bare engine.
 
 Untimed by default (the suite runs with `--benchmark-disable`, so each body runs once as a smoke
-test). Time them with
+test, on `SMOKE_EXAMPLES` examples). Time them with
 
     pytest tests/test_bench_fuzz.py --benchmark-enable --benchmark-timer time.process_time -s
 
@@ -28,9 +28,22 @@ from doubtspec.invariants.profiles import PROFILES
 from doubtspec.invariants.throughput import bare_engine_steps, machine_steps
 from doubtspec.model.game import Game
 
+SMOKE_EXAMPLES = 10
+"""The examples of each machine run when the suite runs the bodies once, untimed, as a smoke test of the machine with
+and without the catalog (about 10 CPU-seconds in all, where the timed workloads cost 75); a timed run keeps the ci
+profile's 600 examples, or 50 with every check on every step."""
+
 RATES: dict[str, float] = {}
 FASTEST: dict[str, float] = {}
 """Steps per second of each benchmark's fastest round: the round the neighbours disturbed least."""
+
+
+CI_EXAMPLES = PROFILES["ci"].examples or 600
+
+
+def _examples(benchmark: object, timed: int) -> int:
+    """`timed` examples when the benchmark is timed, else `SMOKE_EXAMPLES`."""
+    return SMOKE_EXAMPLES if getattr(benchmark, "disabled", False) else timed
 
 
 def _rate(label: str, run: object, benchmark: object) -> None:
@@ -54,28 +67,31 @@ def test_bare_engine_steps(benchmark: object, game: Game) -> None:
 
 @pytest.mark.benchmark(group="fuzz throughput")
 def test_machine_steps_full_catalog(benchmark: object, game: Game) -> None:
-    _rate("machine", lambda: machine_steps(game, CATALOG), benchmark)
+    examples = _examples(benchmark, CI_EXAMPLES)
+    _rate("machine", lambda: machine_steps(game, CATALOG, examples), benchmark)
     assert RATES["machine"] > 0
 
 
-def _every_step(game: Game) -> int:
+def _every_step(game: Game, examples: int) -> int:
     """The machine with the whole catalog and every costly check on every step (`check_every=1`, and the `COSTLY`
     ones on every state they apply to: `costly_every=1`)."""
     recorder = Recorder()
     machine = machine_for(game, CATALOG, recorder, check_every=1, costly_every=1)
-    run_state_machine_as_test(machine, settings=PROFILES["ci"].settings(database=None, max_examples=50))
+    run_state_machine_as_test(machine, settings=PROFILES["ci"].settings(database=None, max_examples=examples))
     return recorder.steps
 
 
 @pytest.mark.benchmark(group="fuzz throughput")
 def test_machine_steps_every_check_every_step(benchmark: object, game: Game) -> None:
-    _rate("every step", lambda: _every_step(game), benchmark)
+    examples = _examples(benchmark, 50)
+    _rate("every step", lambda: _every_step(game, examples), benchmark)
     assert RATES["every step"] > 0
 
 
 @pytest.mark.benchmark(group="fuzz throughput")
 def test_machine_steps_no_invariants(benchmark: object, game: Game) -> None:
-    _rate("harness", lambda: machine_steps(game, ()), benchmark)
+    examples = _examples(benchmark, CI_EXAMPLES)
+    _rate("harness", lambda: machine_steps(game, (), examples), benchmark)
     bare, machine, harness = RATES.get("bare"), RATES.get("machine"), RATES["harness"]
     every = RATES.get("every step")
     if bare and machine and every:

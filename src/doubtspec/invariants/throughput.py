@@ -39,6 +39,7 @@ def bare_engine_steps(game: Game, games: int = 20) -> int:
     return steps
 
 
-def machine_steps(game: Game, invariants: Sequence[Invariant]) -> int:
-    """The engine steps of a ci-profile fuzz run with `invariants` (no database)."""
-    return run_fuzz(FuzzOptions(game, tuple(invariants), database=None)).steps
+def machine_steps(game: Game, invariants: Sequence[Invariant], examples: int | None = None) -> int:
+    """The engine steps of a ci-profile fuzz run with `invariants` (no database), of `examples` examples (None: the
+    profile's)."""
+    return run_fuzz(FuzzOptions(game, tuple(invariants), database=None, examples=examples)).steps
