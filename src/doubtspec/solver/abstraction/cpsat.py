@@ -27,15 +27,27 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, TypeAlias
 
 import z3
-from ortools.sat.python import cp_model
 
 from doubtspec.solver.abstraction.system import RoundSystem, StepTemplate
 from doubtspec.solver.verdict import Budget
 
-LinearExpr = cp_model.LinearExpr | int
-Literal = cp_model.BoolVarT
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
+
+    LinearExpr: TypeAlias = cp_model.LinearExpr | int
+    Literal: TypeAlias = cp_model.BoolVarT
+
+
+def _cp_model() -> ModuleType:
+    """OR-tools' CP-SAT module, imported on first use: it brings numpy and pandas (about half a second), which every
+    command that never hands a check to CP-SAT (`cards`, `fuzz`, `simulate`) would otherwise pay at start-up."""
+    from ortools.sat.python import cp_model
+
+    return cp_model
 Interval = tuple[int, int]
 
 
@@ -144,14 +156,14 @@ class Translation:
     """A CP-SAT model of a set of Z3 formulas, each integer constant in the domain `domain` gives its name."""
 
     def __init__(self, domain: Callable[[str], Interval]) -> None:
-        self.model = cp_model.CpModel()
+        self.model: cp_model.CpModel = _cp_model().CpModel()
         self.domain = domain
         self.ints: dict[str, cp_model.IntVar] = {}
         self.bools: dict[str, cp_model.IntVar] = {}
         # Keyed by Z3's term id, which is unique only while the term is alive: each entry keeps its term.
         self._terms: dict[int, tuple[z3.ExprRef, LinearExpr, Interval]] = {}
         self._literals: dict[int, tuple[z3.ExprRef, Literal]] = {}
-        self._true = self.model.new_bool_var("true")
+        self._true: cp_model.IntVar = self.model.new_bool_var("true")
         self.model.add(self._true == 1)
 
     # --- integer terms, each with the range of its values ---
@@ -355,9 +367,10 @@ def decide(formulas: Sequence[z3.BoolRef], domain: Callable[[str], Interval], bu
     translation = _translated(formulas, domain)
     solver = _solver(budget, cap_s, seed, work_limit, linearization)
     status = solver.solve(translation.model)
-    if status == cp_model.INFEASIBLE:
+    cp = _cp_model()
+    if status == cp.INFEASIBLE:
         return Result(z3.unsat, time.perf_counter() - started, {})
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if status not in (cp.OPTIMAL, cp.FEASIBLE):
         return Result(z3.unknown, time.perf_counter() - started, {})
     values, confirmed = _confirmed(formulas, translation, solver)
     return Result(z3.sat if confirmed else z3.unknown, time.perf_counter() - started, values)
@@ -373,7 +386,7 @@ def _translated(formulas: Sequence[z3.BoolRef], domain: Callable[[str], Interval
 def _solver(budget: Budget, cap_s: float, seed: int, work_limit: float | None,
             linearization: int = 2) -> cp_model.CpSolver:
     """A CP-SAT solver with `decide`'s settings: one worker, the seed, the wall-time cap and the work limit."""
-    solver = cp_model.CpSolver()
+    solver: cp_model.CpSolver = _cp_model().CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = seed
     # The full linear relaxation: on the round-3 star fact 10-37 s over five seeds, against 13-30 s by default.
@@ -433,12 +446,13 @@ def maximize(formulas: Sequence[z3.BoolRef], objective: z3.ArithRef, domain: Cal
         solver.best_bound_callback = stop_at_target
     status = solver.solve(translation.model)
     seconds = time.perf_counter() - started
-    if status == cp_model.INFEASIBLE:
+    cp = _cp_model()
+    if status == cp.INFEASIBLE:
         return Maximum(-1, None, seconds, True)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if status not in (cp.OPTIMAL, cp.FEASIBLE):
         # No solution found: a bound CP-SAT reported on the way (stopped at the target) still holds.
         return Maximum(int(min(bounds) + 1e-6) if bounds else None, None, seconds, False)
     bound = int(solver.best_objective_bound + 1e-6)
     _, confirmed = _confirmed(formulas, translation, solver)
     reached = int(solver.objective_value + 1e-6) if confirmed else None
-    return Maximum(bound, reached, seconds, status == cp_model.OPTIMAL)
+    return Maximum(bound, reached, seconds, status == cp.OPTIMAL)
