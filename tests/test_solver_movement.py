@@ -42,6 +42,7 @@ from doubtspec.model.actions import (
     MovementPlay,
     OrganizePlay,
     Pass,
+    PlayStandard,
     Skip,
     Unlobby,
 )
@@ -487,6 +488,10 @@ PACING = "a Draw Phase that runs the Reshuffle Sequence, so Pacing"
 BANNED = "a Company step while a kind is banned"
 BANNED_STEPS = 3
 """Company steps with a kind banned are many in a game that bans; the first few of each game are checked."""
+BANNED_RESERVE = "a Company step with a banned card in its Reserve"
+BANNED_SEQUENCE = "a Reshuffle Sequence with a banned card in the Reserve"
+BANNED_TRIGGER = "a play whose trigger and icon a banned card in the Reserve shares"
+MARKET_RESHUFFLE = "a Market refill that makes the Movement's discards the Market deck"
 
 
 @dataclass(frozen=True, slots=True)
@@ -567,7 +572,15 @@ def turn_situations(turn: MovementTurn) -> set[str]:
         found.add(BAN)
     if after.outcome is not None:
         found.add(OVER)
+    if market_reshuffled(turn.moves):
+        found.add(MARKET_RESHUFFLE)
     return found
+
+
+def market_reshuffled(moves: Sequence[Move]) -> bool:
+    """Whether a refill among `moves` found the Market deck empty and took the Movement's discards as the new deck
+    (Movement Cards, Discard): the only way the discards ever shrink."""
+    return any(len(move.after.m_discard) < len(move.before.m_discard) for move in moves)
 
 
 ICONS_COUNTED = {MarketAction.RESEARCH: "research", MarketAction.MESSAGING: "messaging",
@@ -601,20 +614,42 @@ def placement_situations(before: GameState, card: int, end: End, remove: int | N
     return found
 
 
-def company_situations(move: Move) -> set[str]:
-    """The situations of a Company step at rest whose rules read the Movement's side of the state."""
+def company_situations(move: Move, rest: Sequence[Move] = ()) -> set[str]:
+    """The situations of a Company step at rest whose rules read the Movement's side of the state; `rest` is the
+    game's moves after it up to the next decision (the refills and draws of its chance)."""
     before = move.before
     if move.actor is not Actor.COMPANY or before.pending or before.phase not in (Phase.COMPANY_PLAY,
                                                                                   Phase.COMPANY_BUY):
         return set()
     found = set()
+    sequence = isinstance(move.action, EndBuy) and move.after.reshuffles > before.reshuffles
     if isinstance(move.action, Unlobby):
         found.add(UNLOBBY)  # Lobbying taken back from a Market card or a Goal
-    if isinstance(move.action, EndBuy) and move.after.reshuffles > before.reshuffles:
+    if sequence:
         found.add(PACING)  # the Movement's passives, the Market's shift and refill, Flight back
     if before.banned:
         found.add(BANNED)  # banned cards are not played and leave the Reserve (ruling banned-reserve)
+    game = before.game
+    banned = [game.company_card(card).reserve for card in before.c_reserve
+              if game.company_card(card).kind in before.banned]
+    if banned:
+        # Interference: a banned card in the Reserve never triggers, and the Sequence reads the ruling for it
+        found.add(BANNED_SEQUENCE if sequence else BANNED_RESERVE)
+        side = game.company_card(move.action.card).standard if isinstance(move.action, PlayStandard) else None
+        if side is not None and side.trigger is not None and any(
+                r is not None and (r.trigger, r.icon) == (side.trigger, side.icon) for r in banned):
+            found.add(BANNED_TRIGGER)  # Reserve Effects: it would have been activated, were it not banned
+    if market_reshuffled((move, *rest)):
+        found.add(MARKET_RESHUFFLE)
     return found
+
+
+def company_steps(moves: Sequence[Move]) -> Iterator[tuple[Move, set[str]]]:
+    """Each Company step at rest of a game's moves, with its situations (`company_situations`)."""
+    for k, move in enumerate(moves):
+        if move.actor is Actor.COMPANY and not move.before.pending:
+            end = next((j for j in range(k + 1, len(moves)) if moves[j].actor is not Actor.CHANCE), len(moves))
+            yield move, company_situations(move, moves[k + 1:end])
 
 
 def check_movement_turn(game: Game, turn: MovementTurn) -> None:
@@ -674,8 +709,7 @@ def test_movement_turns_of_whole_games_agree(name: str, seed: int, company: str,
             check_movement_turn(game, turn)
         shown |= found
     banned = 0
-    for move in moves:
-        found = company_situations(move)
+    for move, found in company_steps(moves):
         if found - {BANNED} or (found and banned < BANNED_STEPS):
             banned += BANNED in found
             actions = legal_actions(move.before)
@@ -683,6 +717,92 @@ def test_movement_turns_of_whole_games_agree(name: str, seed: int, company: str,
         shown |= found
     # The game must still show each situation, or the test would quietly check less.
     assert shown >= set(situations), f"{name} seed {seed}: {company} against {movement} shows {sorted(shown)}"
+
+
+BANNED_GAMES = (
+    ("shipped", 1155, "careful", "random", (BANNED_RESERVE, BANNED_SEQUENCE, BANNED_TRIGGER)),
+    ("shipped", 1060, "greedy", "greedy", (BANNED_RESERVE, BANNED_SEQUENCE)),
+    ("shipped", 1162, "greedy", "greedy", (BANNED_RESERVE, BANNED_TRIGGER)),
+    ("large", 1064, "careful", "greedy", (BANNED_RESERVE, BANNED_SEQUENCE, BANNED_TRIGGER)),
+    ("large", 1103, "careful", "greedy", (BANNED_RESERVE, BANNED_SEQUENCE)),
+    ("large", 1162, "greedy", "greedy", (BANNED_RESERVE, BANNED_TRIGGER)),
+    (OTHER, 1051, "careful", "greedy", (BANNED_RESERVE, BANNED_SEQUENCE)),
+    (OTHER, 1107, "careful", "greedy", (BANNED_RESERVE, BANNED_SEQUENCE)),
+    (OTHER, 1161, "careful", "greedy", (BANNED_RESERVE, BANNED_TRIGGER)),
+    (OTHER, 1088, "careful", "greedy", (BANNED_RESERVE, BANNED_TRIGGER)),
+)
+"""Simulated games (card file, seed, agents, situations shown) in which a card sits in the Company's Reserve while
+its kind is banned: each situation at least twice per card file (from seeds 1,000-1,199 and every pairing, where 29
+games of 3,600 showed a Sequence or a matching play with such a card; none of `WHOLE` shows one)."""
+
+
+@pytest.mark.parametrize(("name", "seed", "company", "movement", "situations"), BANNED_GAMES)
+def test_company_steps_with_a_banned_card_in_the_reserve_agree(name: str, seed: int, company: str, movement: str,
+                                                               situations: tuple[str, ...]) -> None:
+    """Interference and ruling banned-reserve: every Company step with a banned card in its Reserve (the card never
+    triggers; at the Reshuffle Sequence the ruling says whether it stays)."""
+    game = WHOLE_GAMES[name]
+    moves = list(iter_game(game, seed, Matchup(company, movement), 40))
+    shown: set[str] = set()
+    others = 0
+    for move, found in company_steps(moves):
+        # Every Sequence and matching play with such a card; of its other steps, the first few.
+        if found & {BANNED_SEQUENCE, BANNED_TRIGGER} or (BANNED_RESERVE in found and others < BANNED_STEPS):
+            others += BANNED_RESERVE in found
+            check_company_action(game, move.before, legal_actions(move.before).index(move.action), 0)
+        shown |= found
+    assert shown >= set(situations), f"{name} seed {seed}: {company} against {movement} shows {sorted(shown)}"
+
+
+def with_market_deck_discarded(state: GameState) -> GameState:
+    """`state` with the Market deck's cards moved to the Movement's discards, so that the next refill finds the deck
+    empty and makes the discards the deck (Movement Cards, Discard). No simulated game gets there: after 33 rounds
+    the Market deck still holds 14 of its 33 cards, and 3,600 games of 40 rounds at most never emptied it."""
+    return replace(state, m_deck=(), m_discard=tuple(sorted(state.m_discard + state.m_deck)))
+
+
+def reshuffles_market(state: GameState, actions: Sequence[Action]) -> bool:
+    """Whether playing `actions` from `state`, then the first outcome of each chance up to the next decision, makes
+    the Movement's discards the Market deck."""
+    steps = list(actions)
+    while steps or (state.outcome is None and current_actor(state) is Actor.CHANCE):
+        after = apply(state, steps.pop(0) if steps else legal_actions(state)[0])
+        if len(after.m_discard) < len(state.m_discard):
+            return True
+        state = after
+    return False
+
+
+REFILL_GAMES = {"shipped": ((1036, "careful", "greedy"), (1006, "careful", "greedy")),
+                "large": ((1036, "greedy", "random"), (1024, "careful", "random")),
+                OTHER: ((1005, "careful", "greedy"),)}
+"""Simulated games with Market refills after Movement buys and at Pacing, at least two of each per card file (both
+are rare: one or two of each in a game; picked from seeds 1,000-1,039 and every pairing)."""
+
+
+@pytest.mark.parametrize("name", sorted(REFILL_GAMES))
+def test_refills_from_an_empty_market_deck_agree(name: str) -> None:
+    """Movement Cards, Discard: each Movement turn and each Pacing of whole games that refills the Market, from its
+    state with the Market deck moved to the discards (`with_market_deck_discarded`), is the engine's."""
+    game = WHOLE_GAMES[name]
+    turns = steps = 0
+    for seed, company, movement in REFILL_GAMES[name]:
+        moves = list(iter_game(game, seed, Matchup(company, movement), 40))
+        for turn in movement_turns(moves):
+            state = with_market_deck_discarded(turn.before)
+            follows = () if turn.follow is None else (turn.follow,)
+            if REFILL in turn_situations(turn) and reshuffles_market(state, (turn.action, *follows)):
+                after = apply(state, turn.action)
+                pick = 0 if turn.follow is None else legal_actions(after).index(turn.follow)
+                check_movement_action(game, state, turn.action, pick, 0)
+                turns += 1
+        for move, found in company_steps(moves):
+            state = with_market_deck_discarded(move.before)
+            if PACING in found and reshuffles_market(state, (move.action,)):
+                check_company_action(game, state, legal_actions(state).index(move.action), 0)
+                steps += 1
+    # Each kind must still be met, or the test would quietly check less.
+    assert turns >= 2 and steps >= 2, (turns, steps)
 
 
 @pytest.mark.parametrize(("name", "seed", "matchup"), searching_games(WHOLE_GAMES, Side.MOVEMENT))
@@ -694,8 +814,8 @@ def test_every_movement_turn_of_a_searching_agents_game_agrees(name: str, seed: 
     turns = list(movement_turns(moves))
     for turn in turns:
         check_movement_turn(game, turn)
-    for move in moves:
-        if company_situations(move):
+    for move, found in company_steps(moves):
+        if found:
             check_company_action(game, move.before, legal_actions(move.before).index(move.action), 0)
     assert turns
 
@@ -714,6 +834,6 @@ def test_every_movement_turn_of_whole_games_agrees(name: str, company: str, move
         moves = list(iter_game(game, seed, Matchup(company, movement), 40))
         for turn in movement_turns(moves):
             check_movement_turn(game, turn)
-        for move in moves:
-            if company_situations(move):
+        for move, found in company_steps(moves):
+            if found:
                 check_company_action(game, move.before, legal_actions(move.before).index(move.action), 0)
