@@ -491,6 +491,7 @@ BANNED_STEPS = 3
 BANNED_RESERVE = "a Company step with a banned card in its Reserve"
 BANNED_SEQUENCE = "a Reshuffle Sequence with a banned card in the Reserve"
 BANNED_TRIGGER = "a play whose trigger and icon a banned card in the Reserve shares"
+LOOPHOLES = "a play of a banned card's standard side, which Loopholes in the Reserve allows"
 MARKET_RESHUFFLE = "a Market refill that makes the Movement's discards the Market deck"
 
 
@@ -630,6 +631,8 @@ def company_situations(move: Move, rest: Sequence[Move] = ()) -> set[str]:
     if before.banned:
         found.add(BANNED)  # banned cards are not played and leave the Reserve (ruling banned-reserve)
     game = before.game
+    if isinstance(move.action, PlayStandard) and game.company_card(move.action.card).kind in before.banned:
+        found.add(LOOPHOLES)  # Interference: a banned standard side is played only with Loopholes in the Reserve
     banned = [game.company_card(card).reserve for card in before.c_reserve
               if game.company_card(card).kind in before.banned]
     if banned:
@@ -730,24 +733,32 @@ BANNED_GAMES = (
     (OTHER, 1107, "careful", "greedy", (BANNED_RESERVE, BANNED_SEQUENCE)),
     (OTHER, 1161, "careful", "greedy", (BANNED_RESERVE, BANNED_TRIGGER)),
     (OTHER, 1088, "careful", "greedy", (BANNED_RESERVE, BANNED_TRIGGER)),
+    ("shipped", 1113, "careful", "greedy", (LOOPHOLES,)),
+    ("shipped", 1144, "careful", "greedy", (LOOPHOLES,)),
+    ("large", 1110, "careful", "greedy", (LOOPHOLES,)),
+    ("large", 1112, "careful", "greedy", (LOOPHOLES,)),
+    (OTHER, 1140, "careful", "greedy", (LOOPHOLES,)),
+    (OTHER, 1170, "careful", "greedy", (LOOPHOLES,)),
 )
 """Simulated games (card file, seed, agents, situations shown) in which a card sits in the Company's Reserve while
-its kind is banned: each situation at least twice per card file (from seeds 1,000-1,199 and every pairing, where 29
-games of 3,600 showed a Sequence or a matching play with such a card; none of `WHOLE` shows one)."""
+its kind is banned, or a banned card is played thanks to Loopholes: each situation at least twice per card file
+(from seeds 1,000-1,199 and every pairing, where 29 games of 3,600 showed a Sequence or a matching play with a
+banned card in the Reserve; none of `WHOLE` shows one)."""
 
 
 @pytest.mark.parametrize(("name", "seed", "company", "movement", "situations"), BANNED_GAMES)
 def test_company_steps_with_a_banned_card_in_the_reserve_agree(name: str, seed: int, company: str, movement: str,
                                                                situations: tuple[str, ...]) -> None:
     """Interference and ruling banned-reserve: every Company step with a banned card in its Reserve (the card never
-    triggers; at the Reshuffle Sequence the ruling says whether it stays)."""
+    triggers; at the Reshuffle Sequence the ruling says whether it stays), and every play of a banned card's standard
+    side (only with Loopholes, itself not banned, in the Reserve)."""
     game = WHOLE_GAMES[name]
     moves = list(iter_game(game, seed, Matchup(company, movement), 40))
     shown: set[str] = set()
     others = 0
     for move, found in company_steps(moves):
         # Every Sequence and matching play with such a card; of its other steps, the first few.
-        if found & {BANNED_SEQUENCE, BANNED_TRIGGER} or (BANNED_RESERVE in found and others < BANNED_STEPS):
+        if found & {BANNED_SEQUENCE, BANNED_TRIGGER, LOOPHOLES} or (BANNED_RESERVE in found and others < BANNED_STEPS):
             others += BANNED_RESERVE in found
             check_company_action(game, move.before, legal_actions(move.before).index(move.action), 0)
         shown |= found
