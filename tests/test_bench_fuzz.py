@@ -39,6 +39,7 @@ FASTEST: dict[str, float] = {}
 
 
 CI_EXAMPLES = PROFILES["ci"].examples or 600
+"""The examples of a timed machine run: the ci profile's."""
 
 
 def _examples(benchmark: object, timed: int) -> int:

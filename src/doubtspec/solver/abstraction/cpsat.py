@@ -35,6 +35,8 @@ import z3
 from doubtspec.solver.abstraction.system import RoundSystem, StepTemplate
 from doubtspec.solver.verdict import Budget
 
+Interval = tuple[int, int]
+
 if TYPE_CHECKING:
     from ortools.sat.python import cp_model
 
@@ -48,7 +50,6 @@ def _cp_model() -> ModuleType:
     from ortools.sat.python import cp_model
 
     return cp_model
-Interval = tuple[int, int]
 
 
 class Untranslatable(ValueError):
