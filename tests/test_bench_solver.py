@@ -52,7 +52,8 @@ def test_bench_stars_tiny(benchmark: Any, bound: int) -> None:
 
 
 @pytest.mark.benchmark
-@pytest.mark.parametrize("bound", [1, pytest.param(2, marks=pytest.mark.slow)])
+@pytest.mark.slow  # untimed, the same search as the agreement tests' (tests/test_solver_agreement.py)
+@pytest.mark.parametrize("bound", [1, 2])
 def test_bench_exhaustive_stars_tiny(benchmark: Any, bound: int) -> None:
     result = benchmark.pedantic(exhaustive.search, args=(TINY, exhaustive.outcome_is(OutcomeReason.STAR_VICTORY),
                                                          bound, TINY_CAPS), rounds=1, iterations=1)
@@ -266,7 +267,8 @@ def test_bench_goal_seven_tiny(benchmark: Any, bound: int) -> None:
 
 
 @pytest.mark.benchmark
-@pytest.mark.parametrize("bound", [1, pytest.param(2, marks=pytest.mark.slow)])
+@pytest.mark.slow  # untimed, the same search as the agreement tests' (tests/test_solver_agreement.py)
+@pytest.mark.parametrize("bound", [1, 2])
 def test_bench_exhaustive_goal_seven_tiny(benchmark: Any, bound: int) -> None:
     result = benchmark.pedantic(exhaustive.search_state, args=(MOVEMENT, lambda s: 7 in s.achieved, bound,
                                                                MOVEMENT_CAPS),
