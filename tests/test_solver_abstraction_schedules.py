@@ -67,12 +67,17 @@ def _check(name: str, seed: int, matchup: Matchup) -> int:
 
 
 def test_the_provers_settle_the_first_turns() -> None:
-    """Turns 1-3 of the stars question and 1-2 of Profit on the shipped set are impossible, with facts proved."""
+    """Turns 1-3 of the stars question and 1-2 of Profit on the shipped set are impossible, with facts proved.
+
+    Only round 1's facts are asserted by name: each takes Z3 under a million units of its resource count, far
+    within the limits. Round 2's star bound takes 13-66 million by the order the process made Z3's terms in (its
+    limit is 60), so whether this prover has it depends on the tests its worker ran first; the star cut's test below
+    asserts that bound (`test_the_star_cut_proves_turn_4_of_the_shipped_set_from_round_2`)."""
     stars = prover_of("shipped", STAR)
     assert stars.proved_upto == 3
     assert prover_of("shipped", PROFIT).proved_upto >= 2
-    texts = [fact.text for fact in stars.facts]
-    assert "no Reshuffle Sequence in round 1" in texts and "at most 0 stars after round 2" in texts
+    texts = {fact.text for fact in stars.facts}
+    assert {"no Reshuffle Sequence in round 1", "at most 0 stars after round 1"} <= texts
 
 
 @pytest.mark.parametrize(("company", "movement"), list(itertools.product(AGENTS, AGENTS)))
