@@ -10,7 +10,6 @@ asserted. A false fact is refused by the same check, so the check can fail.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import time
 from pathlib import Path
@@ -43,20 +42,22 @@ DECIDED = {("shipped", STAR): 3, ("shipped", PROFIT): 2, ("large", STAR): 2, ("l
 """Turns each prover decides before its facts are checked (the turns it settles in seconds)."""
 
 
-@functools.cache
-def prover_of(name: str, target: str) -> ScheduleProver:
-    """The prover of `target` on card file `name`, its first turns decided (built on first use, once per process:
-    at import it would cost every test worker half a minute, whichever files it runs)."""
+def _decided(key: tuple[str, str]) -> ScheduleProver:
+    name, target = key
     model = CompanyAbstraction.of(GAMES[name])
     prover = ScheduleProver(model.system(target), target, model.lemmas())
-    prover.decide(DECIDED[(name, target)], Budget.of(120))
+    prover.decide(DECIDED[key], Budget.of(120))
     return prover
+
+
+PROVERS = LazyTable(DECIDED, _decided)
+"""The prover of each (card file, target), its first turns decided (`DECIDED`; about half a minute in all)."""
 
 
 def _check(name: str, seed: int, matchup: Matchup) -> int:
     checked = 0
     for target in (STAR, PROFIT):
-        prover = prover_of(name, target)
+        prover = PROVERS[name, target]
         states = round_starts(GAMES[name], seed, matchup, ROUNDS)
         if len(states) < 2:
             continue
@@ -73,9 +74,9 @@ def test_the_provers_settle_the_first_turns() -> None:
     within the limits. Round 2's star bound takes 13-66 million by the order the process made Z3's terms in (its
     limit is 60), so whether this prover has it depends on the tests its worker ran first; the star cut's test below
     asserts that bound (`test_the_star_cut_proves_turn_4_of_the_shipped_set_from_round_2`)."""
-    stars = prover_of("shipped", STAR)
+    stars = PROVERS["shipped", STAR]
     assert stars.proved_upto == 3
-    assert prover_of("shipped", PROFIT).proved_upto >= 2
+    assert PROVERS["shipped", PROFIT].proved_upto >= 2
     texts = {fact.text for fact in stars.facts}
     assert {"no Reshuffle Sequence in round 1", "at most 0 stars after round 1"} <= texts
 
@@ -95,7 +96,7 @@ def test_the_facts_admit_generated_games(name: str, seed: int, company: str, mov
 
 def test_a_false_fact_is_refused_by_the_check() -> None:
     """The check can fail: 'no Sequence in round 2' is false on the shipped set (one always runs there)."""
-    prover = prover_of("shipped", STAR)
+    prover = PROVERS["shipped", STAR]
     layout = CompanyAbstraction.of(GAMES["shipped"]).layout
     states = round_starts(GAMES["shipped"], 7, Matchup("greedy", "greedy"), 3)
     assert facts_admit(prover, layout, states)

@@ -578,10 +578,15 @@ def turn_situations(turn: MovementTurn) -> set[str]:
     return found
 
 
+def discards_became_deck(before: GameState, after: GameState) -> bool:
+    """Whether the step from `before` to `after` refilled the Market from an empty deck by taking the Movement's
+    discards as the new deck (Movement Cards, Discard): the only way the discards ever shrink."""
+    return len(after.m_discard) < len(before.m_discard)
+
+
 def market_reshuffled(moves: Sequence[Move]) -> bool:
-    """Whether a refill among `moves` found the Market deck empty and took the Movement's discards as the new deck
-    (Movement Cards, Discard): the only way the discards ever shrink."""
-    return any(len(move.after.m_discard) < len(move.before.m_discard) for move in moves)
+    """Whether a refill among `moves` took the Movement's discards as the Market deck (`discards_became_deck`)."""
+    return any(discards_became_deck(move.before, move.after) for move in moves)
 
 
 ICONS_COUNTED = {MarketAction.RESEARCH: "research", MarketAction.MESSAGING: "messaging",
@@ -774,11 +779,11 @@ def with_market_deck_discarded(state: GameState) -> GameState:
 
 def reshuffles_market(state: GameState, actions: Sequence[Action]) -> bool:
     """Whether playing `actions` from `state`, then the first outcome of each chance up to the next decision, makes
-    the Movement's discards the Market deck."""
+    the Movement's discards the Market deck (`discards_became_deck`)."""
     steps = list(actions)
     while steps or (state.outcome is None and current_actor(state) is Actor.CHANCE):
         after = apply(state, steps.pop(0) if steps else legal_actions(state)[0])
-        if len(after.m_discard) < len(state.m_discard):
+        if discards_became_deck(state, after):
             return True
         state = after
     return False
