@@ -90,9 +90,9 @@ FACT_SEED = 0
 """Z3's seed for every check bounded by its resource count (`FACT_RLIMIT`, `SEQUENCE_RLIMIT`, `_check_from_cut`):
 one fixed seed, so that whether such a check proves its fact does not hang on how many checks bounded by wall time
 ran before it (a slice cut short by load used to move every later seed). Z3's answer still depends on the order
-its terms were made in: "at most 0 stars after round 2" on the shipped set took 13-66 million units over 12 seeds,
-and 10-160 million over 6 seeds in a context of its own; a context of its own per check (`qf_lia_solver`) costs
-0.6-1.1 s on a question of 6-8 s and was not taken."""
+its terms were made in: "at most 0 stars after round 2" on the shipped set took 13-66 million units over 11 seeds,
+and 9-161 million over 6 seeds in a context of its own; a context of its own per check (`qf_lia_solver`) costs
+0.6-1.1 s on a question of 6-8 s and was not taken (docs/solver-measurements.md, "Round facts and Z3's seed")."""
 CPSAT_TRIES: tuple[tuple[int, float, int], ...] = ((0, 15.0, 2), (1, 30.0, 2))
 """A star or Profit bound that Z3 leaves open goes to CP-SAT (`cpsat`): each try is a seed and a limit on its
 deterministic time (about half a CPU-second a unit; the load of the machine does not change where a try ends).
