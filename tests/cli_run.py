@@ -1,11 +1,17 @@
-"""Running the `doubtspec` command line in-process, for tests: exit code, stdout and stderr."""
+"""Running the `doubtspec` command line for tests: in-process (exit code, stdout and stderr), or the installed
+executable's path for a process of its own."""
 
 from __future__ import annotations
 
 import contextlib
 import io
+import sys
+from pathlib import Path
 
 from doubtspec.cli.app import main
+
+DOUBTSPEC = Path(sys.executable).parent / "doubtspec"
+"""The installed `doubtspec` command, beside the interpreter running the tests."""
 
 
 def run_cli(*args: str) -> tuple[int, str, str]:

@@ -11,14 +11,13 @@ from __future__ import annotations
 import dataclasses
 import os
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 from typing import Any, get_args
 
 import pytest
 
-from cli_run import run_cli
+from cli_run import DOUBTSPEC, run_cli
 from doubtspec.errors import CardFileError
 from doubtspec.model.cards import (
     NAMED_EFFECTS,
@@ -53,7 +52,6 @@ from doubtspec.model.cards import (
 
 SHIPPED = default_cards_path()
 TEXT = SHIPPED.read_text(encoding="utf-8")
-DOUBTSPEC = Path(sys.executable).parent / "doubtspec"
 CHECK_TIMEOUT_S = 300
 """A `cards check` takes about 2 s; the limit is only there to stop a hung process, so it leaves room for a
 machine loaded by other jobs."""

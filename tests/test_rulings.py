@@ -9,17 +9,15 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from cli_run import DOUBTSPEC
 from doubtspec.errors import OptionError
 from doubtspec.model.game import Game
 from doubtspec.model.rulings import BY_ID, DEFAULT_RULINGS, REGISTRY, Rulings
 from doubtspec.rulebook import Section
 
-DOUBTSPEC = Path(sys.executable).parent / "doubtspec"
 SELECTABLE = [(r.id, choice) for r in REGISTRY if r.selectable for choice in r.choice_names]
 FIXED_ALTERNATIVES = [(r.id, choice) for r in REGISTRY if not r.selectable for choice in r.choice_names[1:]]
 

@@ -71,9 +71,10 @@ def test_the_provers_settle_the_first_turns() -> None:
     """Turns 1-3 of the stars question and 1-2 of Profit on the shipped set are impossible, with facts proved.
 
     Only round 1's facts are asserted by name: each takes Z3 under a million units of its resource count, far
-    within the limits. Round 2's star bound takes 13-66 million by the order the process made Z3's terms in (its
-    limit is 60), so whether this prover has it depends on the tests its worker ran first; the star cut's test below
-    asserts that bound (`test_the_star_cut_proves_turn_4_of_the_shipped_set_from_round_2`)."""
+    within the limits. Round 2's star bound took 13-66 million over Z3's seeds in one process (its limit is 60), and
+    its cost also moves with the order the process made Z3's terms in, so whether this prover has it depends on the
+    tests its worker ran first; the star cut's test below asserts that bound
+    (`test_the_star_cut_proves_turn_4_of_the_shipped_set_from_round_2`)."""
     stars = PROVERS["shipped", STAR]
     assert stars.proved_upto == 3
     assert PROVERS["shipped", PROFIT].proved_upto >= 2

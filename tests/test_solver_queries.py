@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 import json
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from cli_run import DOUBTSPEC
 from doubtspec.cli.exitcodes import ExitCode
 from doubtspec.errors import OptionError
 from doubtspec.model.cards import load_cards
@@ -90,9 +90,6 @@ def test_a_first_turn_answer_does_not_say_its_turn_was_undecided() -> None:
     assert answer.status == "yes" and answer.earliest == 1 and answer.earliest_exact
     assert answer.to_json()["notes"] == []
     assert_consistent(answer)
-
-
-DOUBTSPEC = Path(sys.executable).parent / "doubtspec"
 
 
 @pytest.mark.parametrize(("question", "budget"), [(("stars", "--by-turn", "3"), 4.0),
